@@ -1,0 +1,94 @@
+import { sql, type SqlStatement } from './sql.js';
+
+/** Who claims what: the inbox row's key and the body's hash. */
+export interface ClaimTarget {
+  readonly consumer: string;
+  readonly key: string;
+  readonly hash: string;
+  readonly lockTimeoutMs: number;
+}
+
+/** What a known key's row says when the claim finds it taken. */
+export type ExistingClaim = { kind: 'duplicate' | 'collision'; status: string };
+
+/**
+ * The claim with its bounded lock wait: `lock_timeout` is set for the transaction in a CTE that the
+ * INSERT reads first, so the wait on an in-flight claim of the same key (and every later statement
+ * of the transaction) gives up at the timeout. Returns `claimed = 1` for a fresh claim, else 0.
+ */
+function claimCtes(target: ClaimTarget, status: 'processed' | 'rejected', error: string | null): SqlStatement {
+  return sql`WITH inbox_cfg AS (SELECT set_config('lock_timeout', ${`${target.lockTimeoutMs}ms`}, true) AS lock_timeout),
+inbox_claim AS (
+  INSERT INTO consumed_message (consumer_name, message_id, payload_hash, status, error)
+  SELECT ${target.consumer}, ${target.key}, ${target.hash}, ${status}, ${error} FROM inbox_cfg
+  ON CONFLICT (consumer_name, message_id) DO NOTHING
+  RETURNING 1
+)`;
+}
+
+/**
+ * The claim of transaction mode, as one statement.
+ *
+ * @example
+ * ```ts
+ * const { rows } = await tx.query<{ claimed: number }>(claimStatement(target)); // rows[0].claimed: 1 fresh, 0 taken
+ * ```
+ */
+export function claimStatement(target: ClaimTarget): SqlStatement {
+  return sql`${claimCtes(target, 'processed', null)}
+SELECT (SELECT count(*)::int FROM inbox_claim) AS claimed`;
+}
+
+/**
+ * Records a rejected message (its own statement, autocommitted), unless its key is already known.
+ *
+ * @example
+ * ```ts
+ * await db.query(rejectStatement(target, 'PermanentError: unknown order'));
+ * ```
+ */
+export function rejectStatement(target: ClaimTarget, reason: string): SqlStatement {
+  return sql`${claimCtes(target, 'rejected', reason)}
+SELECT (SELECT count(*)::int FROM inbox_claim) AS claimed`;
+}
+
+/**
+ * Statement mode: the claim and the user's effect in one statement. Data-modifying CTEs always run,
+ * so when the key is taken the statement divides by zero (SQLSTATE 22012) and nothing of it,
+ * the effect included, survives; the payload hash then tells duplicate from collision.
+ *
+ * @example
+ * ```ts
+ * await db.query(guardedStatement(target, sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${id}`));
+ * ```
+ */
+export function guardedStatement(target: ClaimTarget, effect: SqlStatement): SqlStatement {
+  return sql`${claimCtes(target, 'processed', null)},
+inbox_effect AS (${effect})
+SELECT 1 / (SELECT count(*)::int FROM inbox_claim) AS claimed`;
+}
+
+/**
+ * Reads the row that holds a key, to tell a duplicate from a collision.
+ *
+ * @example
+ * ```ts
+ * const { rows } = await db.query<{ payload_hash: string; status: string }>(existingClaimStatement(target));
+ * ```
+ */
+export function existingClaimStatement(target: ClaimTarget): SqlStatement {
+  return sql`SELECT payload_hash, status FROM consumed_message WHERE consumer_name = ${target.consumer} AND message_id = ${target.key}`;
+}
+
+/**
+ * Duplicate when the stored hash matches the body's, collision otherwise; undefined when no row holds the key.
+ *
+ * @example
+ * ```ts
+ * classifyExisting(target, rows[0]) // { kind: 'duplicate', status: 'processed' }
+ * ```
+ */
+export function classifyExisting(target: ClaimTarget, row: { payload_hash: string; status: string } | undefined): ExistingClaim | undefined {
+  if (row === undefined) return undefined;
+  return { kind: row.payload_hash === target.hash ? 'duplicate' : 'collision', status: row.status };
+}

@@ -1,0 +1,43 @@
+import type { SqlStatement } from './sql.js';
+
+/** A row as the drivers return it: column name to value. */
+export type Row = Record<string, unknown>;
+
+/** What a statement returned: its rows, and how many rows it returned or changed. */
+export interface QueryResult<R = Row> {
+  rows: R[];
+  rowCount: number;
+}
+
+/**
+ * An open transaction. Calls are serialized by the kit, so a handler may issue them in parallel.
+ *
+ * @example
+ * ```ts
+ * handle: async (order, { tx }) => {
+ *   await tx.query(sql`UPDATE orders SET status = 'paid' WHERE order_id = ${sql.uuid(order.id)}`);
+ * }
+ * ```
+ */
+export interface Transaction {
+  query<R = Row>(statement: SqlStatement): Promise<QueryResult<R>>;
+}
+
+/**
+ * A database the kit can claim messages in: `pgDatabase(...)` or `dataApiDatabase(...)`.
+ *
+ * @example
+ * ```ts
+ * const db = pgDatabase({ connectionString: process.env.DATABASE_URL! });
+ * const total = await db.transaction(async (tx) => (await tx.query(sql`SELECT count(*) AS n FROM orders`)).rows[0]);
+ * await db.close();
+ * ```
+ */
+export interface Database {
+  /** One statement, autocommitted. */
+  query<R = Row>(statement: SqlStatement): Promise<QueryResult<R>>;
+  /** Runs `work` in a transaction: commits when it returns, rolls back when it throws. */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Releases what the driver opened. */
+  close(): Promise<void>;
+}

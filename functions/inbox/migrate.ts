@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import type { Database, Transaction } from './database.js';
+import { InboxConfigError, InboxError } from './errors.js';
+import { sqlStateOf } from './sql-state.js';
+import { splitStatements } from './sql-text.js';
+import { sql, SqlStatement } from './sql.js';
+
+/** One migration: its file name (which orders it and is recorded) and its SQL text. */
+export interface Migration {
+  /** The file name, for example `0001_consumed_message.sql`; recorded in schema_migrations. */
+  readonly name: string;
+  /** The script; split into statements at the semicolons that are code. */
+  readonly sql: string;
+}
+
+/** What a `migrate` run did. */
+export interface MigrationReport {
+  /** Migrations applied by this run, in order. */
+  readonly applied: string[];
+  /** Migrations of the list found already applied (by this or an earlier run). */
+  readonly alreadyApplied: string[];
+}
+
+/**
+ * An applied migration's file changed since it was applied. Nothing was applied by this run.
+ *
+ * @example
+ * ```ts
+ * await expect(migrate(db, edited)).rejects.toThrow(MigrationChecksumError);
+ * ```
+ */
+export class MigrationChecksumError extends InboxError {
+  public readonly migration: string;
+  public constructor(migration: string, recorded: string, current: string) {
+    super(
+      `Migration ${migration} changed after it was applied (recorded sha-256 ${recorded}, the file now has ${current}). ` +
+      'An applied migration must never change: restore the file and add a new migration with the change.',
+    );
+    this.name = 'MigrationChecksumError';
+    this.migration = migration;
+  }
+}
+
+/**
+ * A statement of a migration failed. The whole run was rolled back: no migration of it is applied
+ * or recorded.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof MigrationFailedError) console.error(error.migration, error.statement); }
+ * ```
+ */
+export class MigrationFailedError extends InboxError {
+  public readonly migration: string;
+  /** 1-based position of the failed statement in its file. */
+  public readonly statementNumber: number;
+  public readonly statement: string;
+  public readonly sqlState: string | undefined;
+  public constructor(migration: string, statementNumber: number, statementCount: number, statement: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `Migration ${migration} failed at statement ${statementNumber} of ${statementCount} (${excerpt(statement)}): ${reason}. ` +
+      'The run was rolled back and nothing was applied: fix that migration and run again.',
+      { cause },
+    );
+    this.name = 'MigrationFailedError';
+    this.migration = migration;
+    this.statementNumber = statementNumber;
+    this.statement = statement;
+    this.sqlState = sqlStateOf(cause);
+  }
+}
+
+
+function excerpt(statement: string): string {
+  const oneLine = statement.replace(/\s+/g, ' ').trim();
+  return oneLine.length > 120 ? `${oneLine.slice(0, 117)}...` : oneLine;
+}
+
+/**
+ * The checksum recorded for a migration: sha-256 of its text, in hex.
+ *
+ * @example
+ * ```ts
+ * migrationChecksum('CREATE TABLE t (a int);') // '3c2f...' (64 hex digits)
+ * ```
+ */
+export function migrationChecksum(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function checkList(migrations: readonly Migration[]): void {
+  if (!Array.isArray(migrations)) throw new InboxConfigError('migrate needs a list of migrations: pass await readMigrations(dir).');
+  const seen = new Set<string>();
+  for (const migration of migrations) {
+    if (typeof migration?.name !== 'string' || migration.name === '' || typeof migration.sql !== 'string') {
+      throw new InboxConfigError('Each migration needs a name and its sql text: pass await readMigrations(dir).');
+    }
+    if (seen.has(migration.name)) throw new InboxConfigError(`Migration ${migration.name} is listed twice: give each file once.`);
+    seen.add(migration.name);
+  }
+}
+
+async function applyOne(tx: Transaction, migration: Migration): Promise<void> {
+  const statements = splitStatements(migration.sql);
+  for (const [index, text] of statements.entries()) {
+    try {
+      // Migration text is project code, not input: it is run as written, one statement a call,
+      // because the Data API refuses multi-statement SQL.
+      await tx.query(new SqlStatement([text], []));
+    } catch (error) {
+      throw new MigrationFailedError(migration.name, index + 1, statements.length, text, error);
+    }
+  }
+  await tx.query(sql`INSERT INTO schema_migrations (name, checksum) VALUES (${migration.name}, ${migrationChecksum(migration.sql)})`);
+}
+
+/**
+ * Applies the migrations not yet applied, in the order given, and records each with its sha-256
+ * checksum in `schema_migrations`. The run is one transaction under a transaction-level advisory
+ * lock (the Data API has no session), so concurrent runners wait for each other and each migration
+ * is applied once; a failing statement rolls the whole run back. An applied migration whose text
+ * changed is refused before anything runs. Applied names missing from the list are left alone.
+ * Every statement runs inside that transaction, so a migration cannot use
+ * `CREATE INDEX CONCURRENTLY` or other statements PostgreSQL refuses in a transaction block.
+ *
+ * @example
+ * ```ts
+ * const db = dataApiDatabaseFromEnv();
+ * const { applied } = await migrate(db, await readMigrations(new URL('../../migrations', import.meta.url)));
+ * ```
+ */
+export async function migrate(db: Database, migrations: readonly Migration[]): Promise<MigrationReport> {
+  checkList(migrations);
+  return db.transaction(async (tx) => {
+    // A constant in the text, not a bound value: any key works as long as every runner uses it
+    // (ASCII "inboxmig"), and a bound one would reach the Data API as varchar.
+    await tx.query(sql`SELECT pg_advisory_xact_lock(7596553770633751911)`);
+    await tx.query(sql`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name       text        PRIMARY KEY,
+      checksum   text        NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const { rows } = await tx.query<{ name: string; checksum: string }>(sql`SELECT name, checksum FROM schema_migrations`);
+    const recorded = new Map(rows.map((row) => [row.name, row.checksum]));
+
+    const alreadyApplied: string[] = [];
+    const pending: Migration[] = [];
+    for (const migration of migrations) {
+      const checksum = recorded.get(migration.name);
+      if (checksum === undefined) {
+        pending.push(migration);
+      } else if (checksum !== migrationChecksum(migration.sql)) {
+        throw new MigrationChecksumError(migration.name, checksum, migrationChecksum(migration.sql));
+      } else {
+        alreadyApplied.push(migration.name);
+      }
+    }
+
+    for (const migration of pending) await applyOne(tx, migration);
+    return { applied: pending.map((migration) => migration.name), alreadyApplied };
+  });
+}

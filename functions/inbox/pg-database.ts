@@ -1,0 +1,93 @@
+import pg from 'pg';
+import type { Database, QueryResult, Row, Transaction } from './database.js';
+import { DatabaseQueryError, InboxConfigError } from './errors.js';
+import { serialized } from './serialized.js';
+import { sqlStateOf } from './sql-state.js';
+import { toPgQuery, type SqlStatement } from './sql.js';
+
+/** Options of `pgDatabase`: a connection string (the driver makes and ends its pool) or a pool of yours. */
+export type PgDatabaseOptions =
+  | {
+      /** A PostgreSQL URL, for example `postgres://user@127.0.0.1:5432/app`. */
+      readonly connectionString: string;
+      /**
+       * Connections in the pool the driver makes. Keep it at or above the inbox `concurrency`.
+       * @default 10
+       */
+      readonly max?: number;
+    }
+  | {
+      /** A pool you own; `close()` leaves it open. */
+      readonly pool: pg.Pool;
+    };
+
+const DEFAULT_POOL_SIZE = 10;
+
+async function run<R>(client: pg.Pool | pg.PoolClient, statement: SqlStatement): Promise<QueryResult<R>> {
+  const { text, values } = toPgQuery(statement);
+  try {
+    const result = await client.query(text, values);
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+  } catch (error) {
+    throw new DatabaseQueryError((error as Error).message, sqlStateOf(error), { cause: error });
+  }
+}
+
+/**
+ * A `Database` on node-postgres, for tests, local runs and servers reached over TCP. A transaction
+ * runs on a dedicated client, is rolled back on any error, and the client is released even when the
+ * rollback fails (it is then destroyed rather than returned to the pool).
+ *
+ * @example
+ * ```ts
+ * const db = pgDatabase({ connectionString: 'postgres://postgres@127.0.0.1:5432/test' });
+ * export const handler = middy().use(inbox({ consumer: 'orders', db, handle }));
+ * ```
+ */
+export function pgDatabase(options: PgDatabaseOptions): Database {
+  let pool: pg.Pool;
+  let owned: boolean;
+  if ('pool' in options) {
+    pool = options.pool;
+    owned = false;
+  } else {
+    if (typeof options.connectionString !== 'string' || options.connectionString === '') {
+      throw new InboxConfigError('pgDatabase needs a connectionString or a pool.');
+    }
+    pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? DEFAULT_POOL_SIZE });
+    // An idle client that the server drops must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
+    owned = true;
+  }
+
+  return {
+    query: <R = Row>(statement: SqlStatement) => run<R>(pool, statement),
+
+    async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const tx: Transaction = { query: serialized((statement: SqlStatement) => run(client, statement)) as Transaction['query'] };
+        try {
+          const result = await work(tx);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          try {
+            await client.query('ROLLBACK');
+          } catch (rollbackError) {
+            broken = rollbackError as Error;
+          }
+          throw error;
+        }
+      } finally {
+        client.release(broken);
+      }
+    },
+
+    async close(): Promise<void> {
+      if (owned) await pool.end();
+    },
+  };
+}

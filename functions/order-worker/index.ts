@@ -1,0 +1,38 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import { dataApiDatabaseFromEnv, inbox } from '../inbox/index.js';
+import { recordPaymentOptions } from './record-payment.js';
+import { shipOrderOptions } from './ship-order.js';
+
+const logger = new Logger();
+const metrics = new Metrics();
+const db = dataApiDatabaseFromEnv();
+
+/**
+ * The order worker's Lambda handler: ships orders from a FIFO queue, one Data API call a message.
+ *
+ * @example
+ * ```ts
+ * // lib/: new InboxConsumer(this, 'Orders', { cluster, entry: 'functions/order-worker/index.ts', handler: 'handler' })
+ * ```
+ */
+export const handler = middy()
+  .use(injectLambdaContext(logger))
+  .use(logMetrics(metrics))
+  .use(inbox(shipOrderOptions(db, { logger, metrics })));
+
+/**
+ * The payment handler: the transaction-mode example, two tables in the claim's transaction.
+ *
+ * @example
+ * ```ts
+ * // lib/: new InboxConsumer(this, 'Payments', { cluster, entry: 'functions/order-worker/index.ts', handler: 'paymentHandler' })
+ * ```
+ */
+export const paymentHandler = middy()
+  .use(injectLambdaContext(logger))
+  .use(logMetrics(metrics))
+  .use(inbox(recordPaymentOptions(db, { logger, metrics })));

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { PermanentError, processBatch, sql, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { drivers } from '../support/drivers.js';
+import { useInboxDatabase } from '../support/inbox-fixture.js';
+import { inboxRows, orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
+import { failedIds, lambdaContext, redelivery, sqsEvent, sqsRecord } from '../support/sqs-events.js';
+
+type Ship = { orderId: string };
+
+describe.each(drivers)('handler failures on $name', (driver) => {
+  const fx = useInboxDatabase(driver);
+
+  const shipThen = (consumer: string, outcomes: Outcome[], after: (attempt: number) => void): InboxOptions<Ship> => {
+    let attempt = 0;
+    return {
+      consumer, db: fx.db, onOutcome: (o) => outcomes.push(o),
+      handle: async (m, { tx }) => {
+        attempt += 1;
+        await tx.query(sql`UPDATE orders SET version = version + 1 WHERE order_id = ${sql.uuid(m.orderId)}`);
+        after(attempt);
+      },
+    };
+  };
+
+  describe('a handler that writes and then throws', () => {
+    it('leaves no effect and no inbox row, is reported failed, and its retry applies it once', async () => {
+      const consumer = uniqueConsumer('throw');
+      const [orderId, otherId] = await seedOrders(fx.pool, 2);
+      const outcomes: Outcome[] = [];
+      const options = shipThen(consumer, outcomes, (attempt) => { if (attempt === 1) throw new Error('downstream timeout'); });
+      const failing = sqsRecord({ orderId });
+      const fine = sqsRecord({ orderId: otherId });
+
+      const first = await processBatch(sqsEvent(failing, fine), lambdaContext(), { ...options, concurrency: 1 });
+
+      expect(failedIds(first)).toEqual([failing.messageId]);
+      expect(await orderVersions(fx.pool, [orderId!, otherId!])).toEqual(new Map([[orderId, 0], [otherId, 1]]));
+      expect((await inboxRows(fx.pool, consumer)).has(failing.messageId)).toBe(false);
+      expect(outcomes[0]).toMatchObject({ kind: 'failed', messageId: failing.messageId });
+      expect((outcomes[0]?.error as Error).message).toBe('downstream timeout');
+
+      const second = await processBatch(sqsEvent(redelivery(failing)), lambdaContext(), options);
+
+      expect(failedIds(second)).toEqual([]);
+      expect((await orderVersions(fx.pool, [orderId!])).get(orderId!)).toBe(1);
+      expect(outcomes[2]?.kind).toBe('processed');
+    });
+  });
+
+  describe('a handler that throws PermanentError', () => {
+    it('rolls back the effect, records the message as rejected with the reason, acknowledges it, and a redelivery is a duplicate', async () => {
+      const consumer = uniqueConsumer('permanent');
+      const [orderId] = await seedOrders(fx.pool, 1);
+      const outcomes: Outcome[] = [];
+      const options = shipThen(consumer, outcomes, () => { throw new PermanentError('order is cancelled'); });
+      const record = sqsRecord({ orderId });
+
+      const first = await processBatch(sqsEvent(record), lambdaContext(), options);
+      const again = await processBatch(sqsEvent(redelivery(record)), lambdaContext(), options);
+
+      expect(failedIds(first)).toEqual([]);
+      expect(failedIds(again)).toEqual([]);
+      expect((await orderVersions(fx.pool, [orderId!])).get(orderId!)).toBe(0);
+      const row = (await inboxRows(fx.pool, consumer)).get(record.messageId);
+      expect(row).toMatchObject({ status: 'rejected', error: 'PermanentError: order is cancelled' });
+      expect(outcomes.map((o) => o.kind)).toEqual(['rejected', 'duplicate']);
+    });
+  });
+
+  describe('a statement builder that throws', () => {
+    it('rejects on PermanentError and fails on any other error', async () => {
+      const consumer = uniqueConsumer('builder');
+      const outcomes: Outcome[] = [];
+      const permanent = sqsRecord({ orderId: 'x', kind: 'permanent' });
+      const transient = sqsRecord({ orderId: 'y', kind: 'other' });
+
+      const response = await processBatch<{ kind: string }>(sqsEvent(permanent, transient), lambdaContext(), {
+        consumer, db: fx.db, onOutcome: (o) => outcomes.push(o),
+        statement: (m) => { throw m.kind === 'permanent' ? new PermanentError('no such order') : new Error('config missing'); },
+      });
+
+      expect(failedIds(response)).toEqual([transient.messageId]);
+      expect((await inboxRows(fx.pool, consumer)).get(permanent.messageId)?.status).toBe('rejected');
+      expect((await inboxRows(fx.pool, consumer)).has(transient.messageId)).toBe(false);
+    });
+  });
+});

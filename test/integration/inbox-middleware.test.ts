@@ -1,0 +1,88 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { inbox, InboxConfigError, sql } from '../../functions/inbox/index.js';
+import { drivers } from '../support/drivers.js';
+import { useInboxDatabase } from '../support/inbox-fixture.js';
+import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
+import { failedIds, lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
+
+type Ship = { orderId: string };
+
+/** Every JSON line the Powertools utilities wrote to stdout or stderr (warnings) while capturing. */
+function captureStdout() {
+  const lines: Record<string, unknown>[] = [];
+  const collect = (chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) {
+      try { lines.push(JSON.parse(line)); } catch { /* not a structured line */ }
+    }
+    return true;
+  };
+  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(collect), vi.spyOn(process.stderr, 'write').mockImplementation(collect)];
+  return { lines, restore: () => spies.forEach((spy) => spy.mockRestore()) };
+}
+
+describe.each(drivers)('the middy middleware with Powertools on $name', (driver) => {
+  const fx = useInboxDatabase(driver);
+  let stdout: ReturnType<typeof captureStdout>;
+  beforeEach(() => { stdout = captureStdout(); });
+  afterEach(() => stdout.restore());
+
+  it('composes with injectLambdaContext and logMetrics: the batch response reaches Lambda, metrics are flushed and every record is logged', async () => {
+    const consumer = uniqueConsumer('mw');
+    const [orderId] = await seedOrders(fx.pool, 1);
+    const logger = new Logger({ serviceName: 'orders', logLevel: 'INFO' });
+    const metrics = new Metrics({ namespace: 'sqs-inbox-test', serviceName: 'orders' });
+    const handler = middy()
+      .use(injectLambdaContext(logger))
+      .use(logMetrics(metrics))
+      .use(inbox<Ship>({
+        consumer, db: fx.db, logger, metrics,
+        statement: (m) => sql`UPDATE orders SET version = version + 1 WHERE order_id = ${sql.uuid(m.orderId)}`,
+      }));
+    const ok = sqsRecord({ orderId }, { key: 'mw-1' });
+    const dup = sqsRecord({ orderId }, { key: 'mw-1' });
+    const broken = sqsRecord({ orderId: 'nope' });
+    const context = lambdaContext();
+
+    const response = await handler(sqsEvent(ok, dup, broken), context);
+
+    expect(failedIds(response)).toEqual([broken.messageId]);
+    expect((await orderVersions(fx.pool, [orderId!])).get(orderId!)).toBe(1);
+    const emf = stdout.lines.find((line) => '_aws' in line);
+    expect(emf).toMatchObject({ processed: 1, duplicate: 1, failed: 1, service: 'orders' });
+    expect((emf as { processingLatency: unknown }).processingLatency).toBeDefined();
+    const records = stdout.lines.filter((line) => 'outcome' in line);
+    expect(records.map((line) => line.outcome).sort()).toEqual(['duplicate', 'failed', 'processed']);
+    expect(records.find((line) => line.outcome === 'processed')).toMatchObject({
+      messageId: ok.messageId, key: 'mw-1', level: 'INFO', function_request_id: context.awsRequestId,
+    });
+    expect(records.find((line) => line.outcome === 'failed')).toMatchObject({ level: 'WARN', messageId: broken.messageId });
+  });
+
+  it('answers with the batch response over whatever a handler body returns', async () => {
+    const consumer = uniqueConsumer('mw-body');
+    const record = sqsRecord('not json');
+    const handler = middy(async () => ({ batchItemFailures: [{ itemIdentifier: 'bogus' }] }))
+      .use(inbox({ consumer, db: fx.db, handle: async () => undefined }));
+
+    expect(await handler(sqsEvent(record), lambdaContext())).toEqual({ batchItemFailures: [] });
+  });
+
+  it('is silent without a logger or metrics', async () => {
+    const consumer = uniqueConsumer('mw-quiet');
+    const handler = middy().use(inbox({ consumer, db: fx.db, handle: async () => undefined }));
+
+    await handler(sqsEvent(sqsRecord({ a: 1 })), lambdaContext());
+
+    expect(stdout.lines).toEqual([]);
+  });
+
+  it('refuses bad options when it is made, not per message', () => {
+    expect(() => inbox({ consumer: 'x', db: fx.db })).toThrow(InboxConfigError);
+    expect(() => inbox({ consumer: 'x', db: fx.db, handle: async () => undefined, concurrency: 0 })).toThrow(/concurrency must be a whole number from 1 to 1000, but 0 was given/);
+  });
+});

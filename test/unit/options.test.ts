@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { InboxConfigError, type Database, type InboxOptions } from '../../functions/inbox/index.js';
+import { DEFAULTS, resolveOptions } from '../../functions/inbox/options.js';
+
+const db: Database = { query: async () => ({ rows: [], rowCount: 0 }), transaction: async (work) => work({ query: async () => ({ rows: [], rowCount: 0 }) }), close: async () => undefined };
+const handle = async () => undefined;
+
+describe('options are defaulted once', () => {
+  it('fills every default', () => {
+    expect(resolveOptions({ consumer: 'orders', db, handle })).toMatchObject({
+      concurrency: DEFAULTS.concurrency, fifoFailure: 'group', lockTimeoutMs: 5000, deadlineMarginMs: 5000, maxRetries: 3,
+    });
+  });
+  it('keeps what was given', () => {
+    expect(resolveOptions({ consumer: 'orders', db, handle, concurrency: 2, fifoFailure: 'batch' })).toMatchObject({ concurrency: 2, fifoFailure: 'batch' });
+  });
+});
+
+describe('options that cannot work are refused with what to change', () => {
+  it.each<[string, Partial<InboxOptions<unknown>>, RegExp]>([
+    ['no handler', { handle: undefined }, /exactly one of handle .* or statement/],
+    ['both handlers', { statement: () => { throw new Error(); } }, /exactly one of handle/],
+    ['an empty consumer', { consumer: '' }, /consumer must be/],
+    ['a consumer with spaces', { consumer: 'my consumer' }, /but "my consumer" was given/],
+    ['zero concurrency', { concurrency: 0 }, /concurrency .* but 0 was given/],
+    ['fractional concurrency', { concurrency: 1.5 }, /concurrency .* but 1.5 was given/],
+    ['a lock timeout of 0', { lockTimeoutMs: 0 }, /lockTimeoutMs/],
+    ['an unknown fifoFailure', { fifoFailure: 'all' as 'batch' }, /fifoFailure must be 'group' or 'batch', but "all"/],
+    ['no db', { db: undefined as unknown as Database }, /db must be a Database/],
+  ])('%s', (_label, change, message) => {
+    expect(() => resolveOptions({ consumer: 'orders', db, handle, ...change })).toThrow(InboxConfigError);
+    expect(() => resolveOptions({ consumer: 'orders', db, handle, ...change })).toThrow(message);
+  });
+});

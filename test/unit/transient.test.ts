@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { DatabaseQueryError } from '../../functions/inbox/index.js';
+import { isTransient, withRetries } from '../../functions/inbox/transient.js';
+
+const policy = { maxRetries: 3, baseMs: 1, remainingMs: () => 60_000, marginMs: 1000 };
+
+describe('what is retried in place', () => {
+  it.each([
+    ['a serialization failure', new DatabaseQueryError('could not serialize', '40001'), true],
+    ['a deadlock', Object.assign(new Error('deadlock detected'), { code: '40P01' }), true],
+    ['a Data API message with its SQLState', new Error('ERROR: deadlock detected; SQLState: 40P01'), true],
+    ['a resuming Aurora database, wrapped', new Error('outer', { cause: Object.assign(new Error('resuming'), { name: 'DatabaseResumingException' }) }), true],
+    ['a lock timeout', new DatabaseQueryError('canceling statement due to lock timeout', '55P03'), false],
+    ['a unique violation', new DatabaseQueryError('duplicate key', '23505'), false],
+    ['a plain error', new Error('boom'), false],
+  ])('%s: %s', (_label, error, expected) => {
+    expect(isTransient(error)).toBe(expected);
+  });
+});
+
+describe('withRetries', () => {
+  it('retries transient errors up to maxRetries, then throws the last', async () => {
+    let attempts = 0;
+    const error = new DatabaseQueryError('x', '40001');
+    await expect(withRetries(async () => { attempts += 1; throw error; }, policy)).rejects.toBe(error);
+    expect(attempts).toBe(4);
+  });
+  it('returns once an attempt succeeds', async () => {
+    let attempts = 0;
+    await expect(withRetries(async () => { attempts += 1; if (attempts < 3) throw new DatabaseQueryError('x', '40P01'); return 'ok'; }, policy)).resolves.toBe('ok');
+  });
+  it('does not retry other errors', async () => {
+    let attempts = 0;
+    await expect(withRetries(async () => { attempts += 1; throw new Error('no'); }, policy)).rejects.toThrow('no');
+    expect(attempts).toBe(1);
+  });
+  it('does not retry when the wait would cross the deadline margin', async () => {
+    let attempts = 0;
+    await expect(withRetries(async () => { attempts += 1; throw new DatabaseQueryError('x', '40001'); }, { ...policy, remainingMs: () => 999 })).rejects.toThrow('x');
+    expect(attempts).toBe(1);
+  });
+});
