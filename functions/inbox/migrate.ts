@@ -135,7 +135,7 @@ export async function migrate(db: Database, migrations: readonly Migration[]): P
   return db.transaction(async (tx) => {
     // A constant in the text, not a bound value: any key works as long as every runner uses it
     // (ASCII "inboxmig"), and a bound one would reach the Data API as varchar.
-    await tx.query(sql`SELECT pg_advisory_xact_lock(7596553770633751911)`);
+    await tx.query(sql`SELECT pg_advisory_xact_lock(7597117852321933671)`);
     await tx.query(sql`CREATE TABLE IF NOT EXISTS schema_migrations (
       name       text        PRIMARY KEY,
       checksum   text        NOT NULL,

@@ -1,25 +1,64 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InboxConfigError } from './errors.js';
+import { fileURLToPath } from 'node:url';
+import { InboxError } from './errors.js';
 import type { Migration } from './migrate.js';
-
-const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
+import { splitStatements } from './sql-text.js';
 
 /**
- * The migrations of a folder: every `NNNN_name.sql` file, in name order. Any other `.sql` file is
- * refused, so a misnamed migration is never silently skipped.
+ * A migrations folder holds a file that cannot be ordered or applied: badly named, numbered
+ * twice, or without a statement. The message names the file and the fix.
  *
  * @example
  * ```ts
- * const migrations = await readMigrations('migrations'); // [{ name: '0001_consumed_message.sql', sql: '...' }, ...]
+ * await expect(readMigrations('migrations-with-a-typo')).rejects.toThrow(MigrationFileError);
+ * ```
+ */
+export class MigrationFileError extends InboxError {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'MigrationFileError';
+  }
+}
+
+const MIGRATION_FILE = /^(\d{4})_[a-z0-9_]+\.sql$/;
+
+/**
+ * Reads the migrations of a folder: every `NNNN_name.sql` file (four digits, then lower-case
+ * letters, digits and `_`), ordered by number. A `.sql` file named otherwise is refused rather than
+ * silently skipped, and so are two files with one number and an empty file; files that are not
+ * `.sql` (a README) are left alone.
+ *
+ * @example
+ * ```ts
+ * const migrations = await readMigrations(new URL('../../migrations', import.meta.url));
+ * await migrate(db, migrations);
  * ```
  */
 export async function readMigrations(dir: string | URL): Promise<Migration[]> {
-  const folder = dir instanceof URL ? dir.pathname : dir;
-  const files = (await readdir(folder)).filter((file) => file.endsWith('.sql')).sort();
-  const misnamed = files.filter((file) => !MIGRATION_FILE.test(file));
-  if (misnamed.length > 0) {
-    throw new InboxConfigError(`Migration files must be named NNNN_name.sql (lower case): rename ${misnamed.join(', ')}.`);
+  const folder = dir instanceof URL ? fileURLToPath(dir) : dir;
+  const entries = await readdir(folder, { withFileTypes: true });
+  const names = entries.filter((entry) => !entry.isDirectory() && /\.sql$/i.test(entry.name)).map((entry) => entry.name).sort();
+  const numbers = new Map<string, string>();
+  for (const name of names) {
+    const match = MIGRATION_FILE.exec(name);
+    if (!match) {
+      throw new MigrationFileError(
+        `${path.join(folder, name)} is not named like a migration: rename it NNNN_name.sql (four digits, then lower-case letters, digits or _).`,
+      );
+    }
+    const number = match[1] ?? '';
+    const other = numbers.get(number);
+    if (other !== undefined) {
+      throw new MigrationFileError(`${other} and ${name} share the number ${number}: give ${name} the next free number.`);
+    }
+    numbers.set(number, name);
   }
-  return Promise.all(files.map(async (name) => ({ name, sql: await readFile(path.join(folder, name), 'utf8') })));
+  return Promise.all(names.map(async (name) => {
+    const text = await readFile(path.join(folder, name), 'utf8');
+    if (splitStatements(text).length === 0) {
+      throw new MigrationFileError(`${path.join(folder, name)} holds no statement: write the migration, or remove the file.`);
+    }
+    return { name, sql: text };
+  }));
 }

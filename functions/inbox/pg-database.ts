@@ -71,7 +71,12 @@ export function pgDatabase(options: PgDatabaseOptions): Database {
         const tx: Transaction = { query: serialized((statement: SqlStatement) => run(client, statement)) as Transaction['query'] };
         try {
           const result = await work(tx);
-          await client.query('COMMIT');
+          // COMMIT of a transaction with a failed statement (its error caught by the handler) rolls back
+          // without an error; reporting that as committed would acknowledge a message whose claim is gone.
+          const ended = await client.query('COMMIT');
+          if (ended.command === 'ROLLBACK') {
+            throw new DatabaseQueryError('The transaction was not committed: one of its statements failed (the handler caught the error).', '25P02');
+          }
           return result;
         } catch (error) {
           try {

@@ -1,0 +1,85 @@
+import type { Database } from './database.js';
+import { InboxConfigError } from './errors.js';
+import { sql } from './sql.js';
+
+/** Options of `cleanupInbox`. */
+export interface CleanupOptions {
+  /**
+   * Rows processed longer ago than this are deleted. At least one minute, a floor against a unit
+   * mistake (seconds given as milliseconds); the InboxConsumer construct checks it against the
+   * queue's retention at synth time.
+   */
+  readonly retentionMs: number;
+  /**
+   * Rows deleted per statement, so no statement holds locks or runs long.
+   * @default 2000
+   */
+  readonly batchSize?: number;
+  /**
+   * Milliseconds left to work, asked before each batch.
+   * @default no deadline
+   */
+  readonly remainingMs?: () => number;
+  /**
+   * No batch is started with less time left than this.
+   * @default 5000
+   */
+  readonly marginMs?: number;
+}
+
+/** What a cleanup run did. */
+export interface CleanupReport {
+  deleted: number;
+  batches: number;
+  /**
+   * True when the last batch came back short: nothing past the retention was left, apart from rows
+   * locked by a transaction at that moment (skipped, not waited on; the next run takes them).
+   * False when the run stopped for lack of time with rows perhaps left.
+   */
+  done: boolean;
+}
+
+const CLEANUP_DEFAULTS = { batchSize: 2000, marginMs: 5000, minRetentionMs: 60_000, maxBatchSize: 10_000 } as const;
+
+/**
+ * Deletes inbox rows past the retention in bounded batches (a keyed subquery with LIMIT and SKIP
+ * LOCKED, never one unbounded DELETE), until a batch comes back short or time runs out. Keep the
+ * retention at least as long as the queue's (and DLQ's) message retention, or a late redelivery is
+ * no longer seen as a duplicate.
+ *
+ * @example
+ * ```ts
+ * const report = await cleanupInbox(db, { retentionMs: 14 * 86_400_000, remainingMs: () => context.getRemainingTimeInMillis() });
+ * ```
+ */
+export async function cleanupInbox(db: Database, options: CleanupOptions): Promise<CleanupReport> {
+  const batchSize = options.batchSize ?? CLEANUP_DEFAULTS.batchSize;
+  const marginMs = options.marginMs ?? CLEANUP_DEFAULTS.marginMs;
+  if (!Number.isFinite(options.retentionMs) || options.retentionMs < CLEANUP_DEFAULTS.minRetentionMs) {
+    throw new InboxConfigError(`retentionMs must be at least ${CLEANUP_DEFAULTS.minRetentionMs} (one minute), but ${String(options.retentionMs)} was given.`);
+  }
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > CLEANUP_DEFAULTS.maxBatchSize) {
+    throw new InboxConfigError(`batchSize must be a whole number from 1 to ${CLEANUP_DEFAULTS.maxBatchSize}, but ${String(batchSize)} was given.`);
+  }
+  if (!Number.isFinite(marginMs) || marginMs < 0) {
+    throw new InboxConfigError(`marginMs must be a number of milliseconds of 0 or more, but ${String(marginMs)} was given.`);
+  }
+  const retentionSeconds = options.retentionMs / 1000;
+  const report: CleanupReport = { deleted: 0, batches: 0, done: false };
+  while (!options.remainingMs || options.remainingMs() >= marginMs) {
+    const { rowCount } = await db.query(sql`DELETE FROM consumed_message
+      WHERE (consumer_name, message_id) IN (
+        SELECT consumer_name, message_id FROM consumed_message
+        WHERE processed_at < now() - make_interval(secs => ${retentionSeconds})
+        ORDER BY processed_at
+        LIMIT ${batchSize}
+        FOR UPDATE SKIP LOCKED)`);
+    report.batches += 1;
+    report.deleted += rowCount;
+    if (rowCount < batchSize) {
+      report.done = true;
+      break;
+    }
+  }
+  return report;
+}

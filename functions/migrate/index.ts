@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
+import { dataApiDatabaseFromEnv, migrate, readMigrations } from '../inbox/index.js';
+import { onMigrationsEvent } from './on-event.js';
+import type { MigrationsResourceResponse } from './on-event.js';
+import { untilResumed } from './until-resumed.js';
+
+/**
+ * The SQL files travel inside the function's asset, copied next to the bundle at bundling time;
+ * MIGRATIONS_DIR points elsewhere (a test, a local run).
+ */
+function migrationsDir(): string {
+  return process.env.MIGRATIONS_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+}
+
+/**
+ * The onEvent handler of the migrations custom resource (CDK Provider framework): applies the
+ * pending migrations over the RDS Data API on every deploy that changes them, waiting out an
+ * Aurora resume. Idempotent: applied migrations are recorded with their checksum and skipped.
+ * Reads CLUSTER_ARN, SECRET_ARN and DATABASE_NAME.
+ *
+ * @example
+ * ```ts
+ * // lib/: new cr.Provider(this, 'MigrationsProvider', { onEventHandler: migrateFn });
+ * ```
+ */
+export async function handler(event: CloudFormationCustomResourceEvent, context: Context): Promise<MigrationsResourceResponse> {
+  return onMigrationsEvent(
+    event,
+    async () => {
+      const migrations = await readMigrations(migrationsDir());
+      const db = dataApiDatabaseFromEnv();
+      try {
+        return await untilResumed(() => migrate(db, migrations), {
+          remainingMs: () => context.getRemainingTimeInMillis(),
+          marginMs: 10_000,
+          waitMs: 5_000,
+        });
+      } finally {
+        await db.close();
+      }
+    },
+    `inbox-migrations:${process.env.DATABASE_NAME ?? 'unknown'}`,
+  );
+}

@@ -1,0 +1,152 @@
+import { Duration, Token } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as rds from 'aws-cdk-lib/aws-rds';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { InboxConsumerProps } from './inbox-consumer-props.js';
+
+/**
+ * Every default of `InboxConsumer`, in one place.
+ *
+ * @example
+ * ```ts
+ * expect(template.findResources('AWS::SQS::Queue')).toHaveLength(2); // maxReceiveCount: INBOX_CONSUMER_DEFAULTS.maxReceiveCount
+ * ```
+ */
+export const INBOX_CONSUMER_DEFAULTS = {
+  handler: 'handler',
+  timeout: Duration.seconds(30),
+  memorySize: 256,
+  maxReceiveCount: 5,
+  batchSize: 10,
+  inboxRetention: Duration.days(14),
+  metricsNamespace: 'SqsInbox',
+  oldestMessageAgeThreshold: Duration.minutes(15),
+  duplicateRateThreshold: 0.1,
+  logRetention: logs.RetentionDays.ONE_MONTH,
+  /** SQS's own default message retention, which a queue made without `retentionPeriod` gets. */
+  queueRetention: Duration.days(4),
+  /** The longest SQS allows, so a dead-lettered message waits as long as it can for a redrive. */
+  deadLetterRetention: Duration.days(14),
+  /** AWS's advice for SQS event sources: visibility timeout at least 6 x the function timeout. */
+  visibilityTimeoutFactor: 6,
+} as const;
+
+/** SQS's default visibility timeout, which a queue made in this app without one has. */
+const SQS_DEFAULT_VISIBILITY_TIMEOUT = Duration.seconds(30);
+
+/** What the construct knows of a queue at synth time; `undefined` where it cannot tell. */
+export interface QueueFacts {
+  readonly fifo: boolean;
+  readonly visibilityTimeout: Duration | undefined;
+  readonly retention: Duration | undefined;
+}
+
+/**
+ * The props with every default applied and what can be known about the queues, which the rules
+ * judge before anything is built.
+ */
+export interface InboxConsumerSettings {
+  readonly props: InboxConsumerProps;
+  readonly fifo: boolean;
+  readonly handler: string;
+  readonly timeout: Duration;
+  readonly memorySize: number;
+  readonly batchSize: number;
+  readonly maxReceiveCount: number;
+  readonly inboxRetention: Duration;
+  readonly serviceName: string;
+  readonly metricsNamespace: string;
+  readonly oldestMessageAgeThreshold: Duration;
+  readonly duplicateRateThreshold: number;
+  readonly logRetention: logs.RetentionDays;
+  readonly secret: secretsmanager.ISecret | undefined;
+  /** 6 x the function timeout plus the batching window. */
+  readonly requiredVisibilityTimeout: Duration;
+  readonly queue: QueueFacts;
+  /** `undefined` when there is no DLQ the construct knows of (an existing queue without `deadLetterQueue`). */
+  readonly deadLetterQueue: QueueFacts | undefined;
+}
+
+/**
+ * What can be read of a queue made elsewhere: a queue of this app exposes its CloudFormation
+ * settings, an imported one only whether it is FIFO.
+ *
+ * @example
+ * ```ts
+ * queueFacts(new sqs.Queue(stack, 'Q', { visibilityTimeout: Duration.minutes(3) })).visibilityTimeout?.toSeconds() // 180
+ * ```
+ */
+export function queueFacts(queue: sqs.IQueue): QueueFacts {
+  const cfn = queue.node.defaultChild;
+  if (!(cfn instanceof sqs.CfnQueue)) return { fifo: queue.fifo, visibilityTimeout: undefined, retention: undefined };
+  return {
+    fifo: queue.fifo,
+    visibilityTimeout: readSeconds(cfn.visibilityTimeout, SQS_DEFAULT_VISIBILITY_TIMEOUT),
+    retention: readSeconds(cfn.messageRetentionPeriod, INBOX_CONSUMER_DEFAULTS.queueRetention),
+  };
+}
+
+/**
+ * The secret a cluster made in this app carries (`DatabaseCluster.secret`, `ServerlessCluster.secret`);
+ * `IDatabaseCluster` itself does not declare one, and an imported cluster has none.
+ */
+function clusterSecret(cluster: rds.IDatabaseCluster): secretsmanager.ISecret | undefined {
+  const secret: unknown = Reflect.get(cluster, 'secret');
+  const looksLikeSecret = typeof secret === 'object' && secret !== null && 'secretArn' in secret && 'grantRead' in secret;
+  return looksLikeSecret ? (secret as secretsmanager.ISecret) : undefined;
+}
+
+function readSeconds(value: number | undefined, fallback: Duration): Duration | undefined {
+  if (value === undefined) return fallback;
+  return Token.isUnresolved(value) ? undefined : Duration.seconds(value);
+}
+
+/**
+ * Applies the defaults to the props and gathers the queue facts the rules need.
+ *
+ * @example
+ * ```ts
+ * resolveSettings({ cluster, databaseName: 'inbox', entry }, 'Orders').requiredVisibilityTimeout.toSeconds() // 180
+ * ```
+ */
+export function resolveSettings(props: InboxConsumerProps, id: string): InboxConsumerSettings {
+  const defaults = INBOX_CONSUMER_DEFAULTS;
+  const timeout = props.timeout ?? defaults.timeout;
+  const window = props.maxBatchingWindow ?? Duration.seconds(0);
+  const requiredVisibilityTimeout = Duration.seconds(timeout.toSeconds() * defaults.visibilityTimeoutFactor + window.toSeconds());
+  const fifo = props.queue
+    ? props.queue.fifo
+    : props.queueProps?.fifo ?? props.queueProps?.queueName?.endsWith('.fifo') ?? false;
+  const queue: QueueFacts = props.queue
+    ? queueFacts(props.queue)
+    : {
+        fifo,
+        visibilityTimeout: props.queueProps?.visibilityTimeout ?? requiredVisibilityTimeout,
+        retention: props.queueProps?.retentionPeriod ?? defaults.queueRetention,
+      };
+  const deadLetterQueue: QueueFacts | undefined = props.deadLetterQueue
+    ? queueFacts(props.deadLetterQueue)
+    : props.queue
+      ? undefined
+      : { fifo, visibilityTimeout: undefined, retention: defaults.deadLetterRetention };
+  return {
+    props,
+    fifo,
+    handler: props.handler ?? defaults.handler,
+    timeout,
+    memorySize: props.memorySize ?? defaults.memorySize,
+    batchSize: props.batchSize ?? defaults.batchSize,
+    maxReceiveCount: props.maxReceiveCount ?? defaults.maxReceiveCount,
+    inboxRetention: props.inboxRetention ?? defaults.inboxRetention,
+    serviceName: props.serviceName ?? id,
+    metricsNamespace: props.metricsNamespace ?? defaults.metricsNamespace,
+    oldestMessageAgeThreshold: props.oldestMessageAgeThreshold ?? defaults.oldestMessageAgeThreshold,
+    duplicateRateThreshold: props.duplicateRateThreshold ?? defaults.duplicateRateThreshold,
+    logRetention: props.logRetention ?? defaults.logRetention,
+    secret: props.secret ?? clusterSecret(props.cluster),
+    requiredVisibilityTimeout,
+    queue,
+    deadLetterQueue,
+  };
+}

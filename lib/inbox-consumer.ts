@@ -1,0 +1,220 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { inboxFunction } from './inbox-function.js';
+import type { InboxConsumerProps } from './inbox-consumer-props.js';
+import { validateInboxConsumer } from './inbox-consumer-rules.js';
+import { INBOX_CONSUMER_DEFAULTS, resolveSettings } from './inbox-consumer-settings.js';
+import type { InboxConsumerSettings } from './inbox-consumer-settings.js';
+import { duplicateRateMetric, outcomeMetric, processingLatencyMetric } from './outcome-metrics.js';
+import type { InboxOutcome, OutcomeMetricSource } from './outcome-metrics.js';
+
+export type { InboxConsumerProps } from './inbox-consumer-props.js';
+
+/** The alarms an `InboxConsumer` makes. */
+export interface InboxConsumerAlarms {
+  /** A message reached the DLQ. Absent when the construct knows of no DLQ. */
+  readonly deadLetterQueueNotEmpty: cloudwatch.Alarm | undefined;
+  /** The oldest message waited longer than `oldestMessageAgeThreshold`: the consumer is behind or stuck. */
+  readonly oldestMessageAge: cloudwatch.Alarm;
+  /** Invocations failed as a whole (a crash, a timeout, a refused event), not single records. */
+  readonly functionErrors: cloudwatch.Alarm;
+  /** An idempotency key came back with a different body: a producer reuses keys. */
+  readonly collisions: cloudwatch.Alarm;
+  /** Duplicates rose above `duplicateRateThreshold` of processed plus duplicate messages. */
+  readonly duplicateRate: cloudwatch.Alarm;
+}
+
+/**
+ * An SQS queue (FIFO or standard) with its DLQ, consumed by a Lambda function that runs the inbox
+ * kit against an Aurora cluster through the RDS Data API, with everything the kit's guarantees
+ * depend on set: partial batch responses, a visibility timeout of 6 x the function timeout, a DLQ
+ * of the same kind after 5 receives, an inbox retention no shorter than any message's life, and
+ * alarms on the DLQ, the backlog, function errors, collisions and the duplicate rate. Unsafe
+ * combinations are refused at synth time with `InfraConfigError`.
+ *
+ * @example
+ * ```ts
+ * const orders = new InboxConsumer(this, 'OrderWorker', {
+ *   cluster,                                   // rds.DatabaseCluster with enableDataApi: true
+ *   databaseName: 'inbox',
+ *   entry: 'functions/order-worker/index.ts',
+ *   queueProps: { fifo: true },
+ *   inboxRetention: Duration.days(14),
+ * });
+ * new CfnOutput(this, 'QueueUrl', { value: orders.queue.queueUrl });
+ * ```
+ */
+export class InboxConsumer extends Construct {
+  /** The queue the function consumes. */
+  public readonly queue: sqs.IQueue;
+  /** The dead-letter queue, when the construct made one or was given one. */
+  public readonly deadLetterQueue: sqs.IQueue | undefined;
+  /** The consumer function. */
+  public readonly lambdaFunction: nodejs.NodejsFunction;
+  /** The SQS event source mapping, with partial batch responses on. */
+  public readonly eventSourceMapping: lambda.EventSourceMapping;
+  /** The secret the Data API signs in with. */
+  public readonly secret: secretsmanager.ISecret;
+  /** Whether the queue is FIFO. */
+  public readonly fifo: boolean;
+  /** Where the runtime's outcome metrics are: the Powertools namespace and service name. */
+  public readonly metricSource: OutcomeMetricSource;
+  /** How long the inbox must keep its rows (what the cleanup's retention must be at least). */
+  public readonly inboxRetention: Duration;
+  /** The alarms. */
+  public readonly alarms: InboxConsumerAlarms;
+
+  public constructor(scope: Construct, id: string, props: InboxConsumerProps) {
+    super(scope, id);
+    const settings = resolveSettings(props, id);
+    validateInboxConsumer(settings);
+
+    this.fifo = settings.fifo;
+    this.secret = settings.secret!;
+    this.inboxRetention = settings.inboxRetention;
+    this.metricSource = { namespace: settings.metricsNamespace, serviceName: settings.serviceName };
+    this.deadLetterQueue = props.deadLetterQueue ?? (props.queue ? undefined : this.makeDeadLetterQueue(settings));
+    this.queue = props.queue ?? this.makeQueue(settings, this.deadLetterQueue!);
+
+    this.lambdaFunction = inboxFunction(this, 'Function', {
+      entry: props.entry,
+      handler: settings.handler,
+      timeout: settings.timeout,
+      memorySize: settings.memorySize,
+      logRetention: settings.logRetention,
+      description: `Inbox consumer ${settings.serviceName}: ${settings.fifo ? 'FIFO' : 'standard'} queue, claims and effects in one Data API transaction`,
+      environment: {
+        ...props.environment,
+        CLUSTER_ARN: props.cluster.clusterArn,
+        SECRET_ARN: this.secret.secretArn,
+        DATABASE_NAME: props.databaseName,
+        POWERTOOLS_SERVICE_NAME: settings.serviceName,
+        POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
+      },
+    });
+    // The cluster's grant reads its own secret too; a secret given separately needs its own.
+    props.cluster.grantDataApiAccess(this.lambdaFunction);
+    if (props.secret) props.secret.grantRead(this.lambdaFunction);
+
+    this.queue.grantConsumeMessages(this.lambdaFunction);
+    this.eventSourceMapping = new lambda.EventSourceMapping(this, 'EventSource', {
+      target: this.lambdaFunction,
+      eventSourceArn: this.queue.queueArn,
+      batchSize: settings.batchSize,
+      maxBatchingWindow: props.maxBatchingWindow,
+      maxConcurrency: props.maxConcurrency,
+      reportBatchItemFailures: true,
+    });
+
+    this.alarms = this.makeAlarms(settings, props.alarmActions ?? []);
+  }
+
+  /**
+   * The count of one outcome (`processed`, `duplicate`, `collision`, `rejected`, `failed`, `skipped`).
+   *
+   * @example
+   * ```ts
+   * dashboard.addWidgets(new cloudwatch.GraphWidget({ left: [orders.metricOutcome('failed')] }));
+   * ```
+   */
+  public metricOutcome(outcome: InboxOutcome, period?: Duration): cloudwatch.Metric {
+    return outcomeMetric(this.metricSource, outcome, period);
+  }
+
+  /**
+   * The per-record processing latency at a statistic such as `p99`.
+   *
+   * @example
+   * ```ts
+   * orders.metricProcessingLatency(cloudwatch.Stats.p(99));
+   * ```
+   */
+  public metricProcessingLatency(statistic: string, period?: Duration): cloudwatch.Metric {
+    return processingLatencyMetric(this.metricSource, statistic, period);
+  }
+
+  /**
+   * Duplicates as a share of processed plus duplicate messages.
+   *
+   * @example
+   * ```ts
+   * new cloudwatch.GraphWidget({ left: [orders.metricDuplicateRate()] });
+   * ```
+   */
+  public metricDuplicateRate(period?: Duration): cloudwatch.MathExpression {
+    return duplicateRateMetric(this.metricSource, period);
+  }
+
+  private makeDeadLetterQueue(settings: InboxConsumerSettings): sqs.Queue {
+    return new sqs.Queue(this, 'DeadLetterQueue', {
+      fifo: settings.fifo ? true : undefined,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: INBOX_CONSUMER_DEFAULTS.deadLetterRetention,
+    });
+  }
+
+  private makeQueue(settings: InboxConsumerSettings, deadLetterQueue: sqs.IQueue): sqs.Queue {
+    return new sqs.Queue(this, 'Queue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      ...settings.props.queueProps,
+      fifo: settings.fifo ? true : undefined,
+      visibilityTimeout: settings.queue.visibilityTimeout,
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: settings.maxReceiveCount },
+    });
+  }
+
+  private makeAlarms(settings: InboxConsumerSettings, actions: cloudwatch.IAlarmAction[]): InboxConsumerAlarms {
+    const name = settings.serviceName;
+    const atLeastOnce = {
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    };
+    const alarms: InboxConsumerAlarms = {
+      deadLetterQueueNotEmpty: this.deadLetterQueue
+        ? new cloudwatch.Alarm(this, 'DeadLetterQueueNotEmpty', {
+            ...atLeastOnce,
+            metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+            alarmDescription: `${name}: messages reached the dead-letter queue after ${settings.maxReceiveCount} receives. Inspect them, fix the cause, then redrive.`,
+          })
+        : undefined,
+      oldestMessageAge: new cloudwatch.Alarm(this, 'OldestMessageAge', {
+        ...atLeastOnce,
+        threshold: settings.oldestMessageAgeThreshold.toSeconds(),
+        metric: this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+        alarmDescription: `${name}: the oldest message has waited ${settings.oldestMessageAgeThreshold.toSeconds()} s or more; the consumer is behind or failing.`,
+      }),
+      functionErrors: new cloudwatch.Alarm(this, 'FunctionErrors', {
+        ...atLeastOnce,
+        metric: this.lambdaFunction.metricErrors({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+        alarmDescription: `${name}: invocations failed as a whole (crash, timeout or refused event); the batch returns to the queue.`,
+      }),
+      collisions: new cloudwatch.Alarm(this, 'Collisions', {
+        ...atLeastOnce,
+        metric: this.metricOutcome('collision'),
+        alarmDescription: `${name}: an idempotency key arrived with a different body and was acknowledged without effect; a producer reuses keys.`,
+      }),
+      duplicateRate: new cloudwatch.Alarm(this, 'DuplicateRate', {
+        metric: this.metricDuplicateRate(),
+        threshold: settings.duplicateRateThreshold,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: `${name}: duplicates are over ${settings.duplicateRateThreshold * 100} % of processed plus duplicate messages; look for producer retries or redelivery loops.`,
+      }),
+    };
+    for (const alarm of Object.values(alarms)) {
+      if (alarm) alarm.addAlarmAction(...actions);
+    }
+    return alarms;
+  }
+}

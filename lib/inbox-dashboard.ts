@@ -1,0 +1,93 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct } from 'constructs';
+import type { InboxConsumer } from './inbox-consumer.js';
+import { INBOX_OUTCOMES } from './outcome-metrics.js';
+
+/** What an `InboxDashboard` shows. */
+export interface InboxDashboardProps {
+  /** The consumers whose outcomes, queues and functions are graphed, one row each. */
+  readonly consumers: readonly InboxConsumer[];
+  /**
+   * The dashboard's name.
+   * @default a name CloudFormation generates
+   */
+  readonly dashboardName?: string;
+  /**
+   * Further alarms shown in the alarm status widget beside the consumers' own.
+   * @default none
+   */
+  readonly extraAlarms?: readonly cloudwatch.IAlarm[];
+}
+
+/**
+ * A CloudWatch dashboard of inbox consumers: the outcome counts (processed, duplicate, collision,
+ * rejected, failed, skipped), the duplicate rate, processing latency, the queue and DLQ depth, the
+ * age of the oldest message, the function's errors and duration, and the status of every alarm.
+ *
+ * @example
+ * ```ts
+ * new InboxDashboard(this, 'Dashboard', { consumers: [orders], dashboardName: 'sqs-inbox-dev' });
+ * ```
+ */
+export class InboxDashboard extends Construct {
+  /** The dashboard. */
+  public readonly dashboard: cloudwatch.Dashboard;
+
+  public constructor(scope: Construct, id: string, props: InboxDashboardProps) {
+    super(scope, id);
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      defaultInterval: Duration.hours(3),
+    });
+    const alarms = props.consumers.flatMap((consumer) => Object.values(consumer.alarms).filter((alarm) => alarm !== undefined));
+    this.dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...alarms, ...(props.extraAlarms ?? [])], width: 24 }));
+    for (const consumer of props.consumers) this.addConsumerRow(consumer);
+  }
+
+  private addConsumerRow(consumer: InboxConsumer): void {
+    const name = consumer.metricSource.serviceName;
+    const minute = Duration.minutes(1);
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: `${name}: outcomes per minute`,
+        left: INBOX_OUTCOMES.map((outcome) => consumer.metricOutcome(outcome, minute).with({ label: outcome })),
+        stacked: true,
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: duplicate rate`,
+        left: [consumer.metricDuplicateRate()],
+        leftYAxis: { min: 0, max: 1 },
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: processing latency (ms)`,
+        left: ['p50', 'p90', 'p99'].map((statistic) => consumer.metricProcessingLatency(statistic, minute).with({ label: statistic })),
+        width: 8,
+      }),
+    );
+    const queueDepth = [consumer.queue.metricApproximateNumberOfMessagesVisible({ period: minute, label: 'queue' })];
+    if (consumer.deadLetterQueue) {
+      queueDepth.push(consumer.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: minute, label: 'dead-letter queue' }));
+    }
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({ title: `${name}: messages waiting`, left: queueDepth, width: 8 }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: age of oldest message (s)`,
+        left: [consumer.queue.metricApproximateAgeOfOldestMessage({ period: minute, statistic: cloudwatch.Stats.MAXIMUM })],
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: function`,
+        left: [
+          consumer.lambdaFunction.metricInvocations({ period: minute }),
+          consumer.lambdaFunction.metricErrors({ period: minute }),
+          consumer.lambdaFunction.metricThrottles({ period: minute }),
+        ],
+        right: [consumer.lambdaFunction.metricDuration({ period: minute, statistic: cloudwatch.Stats.p(99), label: 'duration p99 (ms)' })],
+        width: 8,
+      }),
+    );
+  }
+}

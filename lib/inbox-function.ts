@@ -1,0 +1,93 @@
+import type { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { newestNodeRuntime } from './newest-node-runtime.js';
+
+/**
+ * How every function of the kit is bundled: esbuild on this machine (never Docker), minified,
+ * ES module output with source maps, the AWS SDK bundled so the deployed code runs the SDK version
+ * the tests ran. ESM output keeps top-level `await` and ESM-only packages (middy) working; the
+ * banner gives bundled CommonJS dependencies the `require` they expect.
+ *
+ * @example
+ * ```ts
+ * await esbuild.build({ entryPoints: [entry], bundle: true, minify: INBOX_BUNDLING.minify, format: 'esm', ... });
+ * ```
+ */
+export const INBOX_BUNDLING = {
+  forceDockerBundling: false,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  format: nodejs.OutputFormat.ESM,
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  bundleAwsSDK: true,
+  // pg's optional native binding: never installed, never loaded (the kit runs pg in pure JS).
+  externalModules: ['pg-native'],
+} as const satisfies nodejs.BundlingOptions;
+
+/** What differs between the kit's functions; everything else is fixed by `inboxFunction`. */
+export interface InboxFunctionProps {
+  /** Path of the handler's TypeScript file. */
+  readonly entry: string;
+  /**
+   * Exported name of the handler.
+   * @default 'handler'
+   */
+  readonly handler?: string;
+  /** Function timeout. */
+  readonly timeout: Duration;
+  /** Memory in MiB. */
+  readonly memorySize: number;
+  /** Environment variables, beside NODE_OPTIONS which is always `--enable-source-maps`. */
+  readonly environment: Record<string, string>;
+  /** Retention of the function's log group. */
+  readonly logRetention: logs.RetentionDays;
+  /** Description shown in the Lambda console. */
+  readonly description: string;
+  /**
+   * Extra bundling steps, e.g. copying SQL files next to the bundle.
+   * @default none
+   */
+  readonly commandHooks?: nodejs.ICommandHooks;
+}
+
+/**
+ * A NodejsFunction with the kit's fixed settings: the newest Node.js runtime the installed CDK
+ * offers, arm64, local esbuild bundling (`INBOX_BUNDLING`), source maps enabled at run time, a
+ * log group of its own with a bounded retention, and a role that may write to that log group and
+ * nothing else until grants add to it (no AWS managed policy).
+ *
+ * @example
+ * ```ts
+ * const fn = inboxFunction(this, 'Cleanup', {
+ *   entry: 'functions/inbox-cleanup/index.ts', timeout: Duration.minutes(5), memorySize: 256,
+ *   environment: { RETENTION_DAYS: '14' }, logRetention: logs.RetentionDays.ONE_MONTH, description: 'inbox cleanup',
+ * });
+ * ```
+ */
+export function inboxFunction(scope: Construct, id: string, props: InboxFunctionProps): nodejs.NodejsFunction {
+  const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: props.logRetention });
+  const role = new iam.Role(scope, `${id}Role`, {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    description: `Execution role of ${id}: its own log group, plus what the stack grants`,
+  });
+  logGroup.grantWrite(role);
+  return new nodejs.NodejsFunction(scope, id, {
+    entry: props.entry,
+    handler: props.handler ?? 'handler',
+    runtime: newestNodeRuntime(),
+    architecture: lambda.Architecture.ARM_64,
+    timeout: props.timeout,
+    memorySize: props.memorySize,
+    description: props.description,
+    logGroup,
+    role,
+    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    bundling: { ...INBOX_BUNDLING, externalModules: [...INBOX_BUNDLING.externalModules], mainFields: [...INBOX_BUNDLING.mainFields], commandHooks: props.commandHooks },
+  });
+}

@@ -1,0 +1,218 @@
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, CustomResource, Duration, Stack } from 'aws-cdk-lib';
+import type { StackProps } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as rds from 'aws-cdk-lib/aws-rds';
+import * as cr from 'aws-cdk-lib/custom-resources';
+import type { Construct } from 'constructs';
+import { InboxConsumer } from './inbox-consumer.js';
+import { InboxDashboard } from './inbox-dashboard.js';
+import { inboxFunction } from './inbox-function.js';
+import { migrationsHash } from './migrations-hash.js';
+import { suppressInboxStackFindings } from './nag-suppressions.js';
+import type { InboxStackConfig } from './stack-config.js';
+
+const fromRoot = (relative: string): string => fileURLToPath(new URL(`../${relative}`, import.meta.url));
+
+/**
+ * Aurora PostgreSQL with both the Data API (17.4+) and auto-pause at 0 ACU. Pinned, not computed:
+ * a newer aws-cdk-lib must never upgrade a database by itself.
+ */
+export const AURORA_POSTGRES_VERSION = rds.AuroraPostgresEngineVersion.VER_17_9;
+
+/** Where the stack finds its code and SQL; the repository's own files unless a test says otherwise. */
+export interface InboxStackSources {
+  /** @default functions/order-worker/index.ts */
+  readonly workerEntry?: string;
+  /** @default functions/inbox-cleanup/index.ts */
+  readonly cleanupEntry?: string;
+  /** @default functions/migrate/index.ts */
+  readonly migrateEntry?: string;
+  /** @default migrations/ */
+  readonly migrationsDir?: string;
+}
+
+/** What the reference stack takes. */
+export interface InboxStackProps extends StackProps {
+  /** Settings from context: `stackConfigFromContext(app.node)`. */
+  readonly config: InboxStackConfig;
+  /**
+   * Paths of the code and migrations.
+   * @default the repository's files
+   */
+  readonly sources?: InboxStackSources;
+}
+
+/** The database the inbox and the example's tables live in. */
+const DATABASE_NAME = 'inbox';
+
+/**
+ * The reference deployment: an Aurora PostgreSQL Serverless v2 cluster (Data API on, pausing at
+ * 0 ACU, encrypted, credentials in Secrets Manager) in isolated subnets of a VPC with no NAT; the
+ * migrations applied by a custom resource on each deploy that changes them; the order worker as an
+ * `InboxConsumer` on a FIFO queue, outside the VPC; the inbox cleanup on an EventBridge schedule;
+ * a dashboard; and outputs for the queue URLs, the cluster ARN and the secret ARN.
+ *
+ * @example
+ * ```ts
+ * const app = new App();
+ * const config = stackConfigFromContext(app.node);
+ * new InboxStack(app, `SqsInbox-${config.stage}`, { config });
+ * ```
+ */
+export class InboxStack extends Stack {
+  public readonly cluster: rds.DatabaseCluster;
+  public readonly orderWorker: InboxConsumer;
+  public readonly migrations: CustomResource;
+  public readonly cleanupSchedule: events.Rule;
+
+  public constructor(scope: Construct, id: string, props: InboxStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const sources = {
+      workerEntry: fromRoot('functions/order-worker/index.ts'),
+      cleanupEntry: fromRoot('functions/inbox-cleanup/index.ts'),
+      migrateEntry: fromRoot('functions/migrate/index.ts'),
+      migrationsDir: fromRoot('migrations'),
+      ...props.sources,
+    };
+    const metricsNamespace = `SqsInbox/${config.stage}`;
+
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'database', subnetType: ec2.SubnetType.PRIVATE_ISOLATED, cidrMask: 24 }],
+      flowLogs: {
+        rejected: {
+          trafficType: ec2.FlowLogTrafficType.REJECT,
+          destination: ec2.FlowLogDestination.toCloudWatchLogs(new logs.LogGroup(this, 'VpcFlowLogs', { retention: logs.RetentionDays.ONE_MONTH })),
+        },
+      },
+    });
+
+    this.cluster = new rds.DatabaseCluster(this, 'Database', {
+      engine: rds.DatabaseClusterEngine.auroraPostgres({ version: AURORA_POSTGRES_VERSION }),
+      credentials: rds.Credentials.fromGeneratedSecret('inbox_admin'),
+      defaultDatabaseName: DATABASE_NAME,
+      writer: rds.ClusterInstance.serverlessV2('writer', { autoMinorVersionUpgrade: true }),
+      serverlessV2MinCapacity: config.minCapacity,
+      serverlessV2MaxCapacity: config.maxCapacity,
+      serverlessV2AutoPauseDuration: config.minCapacity === 0 ? config.autoPause : undefined,
+      enableDataApi: true,
+      storageEncrypted: true,
+      vpc,
+      vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
+      backup: { retention: Duration.days(7) },
+      deletionProtection: config.deletionProtection,
+      removalPolicy: config.removalPolicy,
+    });
+    const databaseEnvironment = {
+      CLUSTER_ARN: this.cluster.clusterArn,
+      SECRET_ARN: this.cluster.secret!.secretArn,
+      DATABASE_NAME: DATABASE_NAME,
+    };
+
+    const migrateFunction = inboxFunction(this, 'MigrateFunction', {
+      entry: sources.migrateEntry,
+      timeout: Duration.minutes(5),
+      memorySize: 256,
+      environment: databaseEnvironment,
+      logRetention: logs.RetentionDays.ONE_MONTH,
+      description: 'Applies the inbox migrations over the Data API (custom resource)',
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        // The SQL goes into the asset next to index.mjs, where the handler looks for it.
+        afterBundling: (_inputDir: string, outputDir: string) => [
+          `mkdir -p "${outputDir}/migrations"`,
+          `cp "${sources.migrationsDir}"/*.sql "${outputDir}/migrations/"`,
+        ],
+      },
+    });
+    this.cluster.grantDataApiAccess(migrateFunction);
+    const providerLogs = new logs.LogGroup(this, 'MigrationsProviderLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    const providerRole = new iam.Role(this, 'MigrationsProviderRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Custom resource framework of the migrations: its log group and invoking the migrate function',
+    });
+    providerLogs.grantWrite(providerRole);
+    const migrationsProvider = new cr.Provider(this, 'MigrationsProvider', {
+      onEventHandler: migrateFunction,
+      logGroup: providerLogs,
+      frameworkOnEventRole: providerRole,
+    });
+    this.migrations = new CustomResource(this, 'Migrations', {
+      serviceToken: migrationsProvider.serviceToken,
+      resourceType: 'Custom::InboxMigrations',
+      properties: { MigrationsHash: migrationsHash(sources.migrationsDir) },
+    });
+    // The writer instance, not only the cluster, must be up before the Data API answers.
+    this.migrations.node.addDependency(this.cluster);
+
+    this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
+      cluster: this.cluster,
+      databaseName: DATABASE_NAME,
+      entry: sources.workerEntry,
+      queueProps: { fifo: true },
+      serviceName: 'order-worker',
+      metricsNamespace,
+      inboxRetention: Duration.days(config.retentionDays),
+    });
+    // No message is consumed before the tables exist.
+    this.orderWorker.lambdaFunction.node.addDependency(this.migrations);
+
+    const cleanupFunction = inboxFunction(this, 'CleanupFunction', {
+      entry: sources.cleanupEntry,
+      timeout: Duration.minutes(10),
+      memorySize: 256,
+      logRetention: logs.RetentionDays.ONE_MONTH,
+      description: `Deletes inbox rows older than ${config.retentionDays} days`,
+      environment: {
+        ...databaseEnvironment,
+        RETENTION_DAYS: String(config.retentionDays),
+        CLEANUP_BATCH_SIZE: String(config.cleanupBatchSize),
+        POWERTOOLS_SERVICE_NAME: 'inbox-cleanup',
+        POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
+      },
+    });
+    this.cluster.grantDataApiAccess(cleanupFunction);
+    cleanupFunction.node.addDependency(this.migrations);
+    this.cleanupSchedule = new events.Rule(this, 'CleanupSchedule', {
+      description: 'Runs the inbox cleanup',
+      schedule: events.Schedule.expression(config.cleanupSchedule),
+      targets: [new targets.LambdaFunction(cleanupFunction, { retryAttempts: 2 })],
+    });
+    const cleanupErrors = new cloudwatch.Alarm(this, 'CleanupErrors', {
+      metric: cleanupFunction.metricErrors({ period: Duration.hours(1), statistic: cloudwatch.Stats.SUM }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: 'The inbox cleanup failed: consumed_message grows until it runs again.',
+    });
+
+    const dashboard = new InboxDashboard(this, 'Dashboard', {
+      consumers: [this.orderWorker],
+      dashboardName: `sqs-inbox-${config.stage}`,
+      extraAlarms: [cleanupErrors],
+    });
+
+    new CfnOutput(this, 'QueueUrl', { value: this.orderWorker.queue.queueUrl, description: 'FIFO queue of the order worker' });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.orderWorker.deadLetterQueue!.queueUrl, description: 'Its dead-letter queue' });
+    new CfnOutput(this, 'ClusterArn', { value: this.cluster.clusterArn, description: 'Aurora cluster (Data API resource ARN)' });
+    new CfnOutput(this, 'SecretArn', { value: this.cluster.secret!.secretArn, description: 'Secrets Manager secret of the database credentials' });
+    new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
+
+    suppressInboxStackFindings({
+      cluster: this.cluster,
+      migrateFunction,
+      providerRole,
+      deletionProtection: config.deletionProtection,
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as rds from 'aws-cdk-lib/aws-rds';
+
+/** The parts of the reference stack whose cdk-nag findings are accepted, and why they are there. */
+export interface InboxStackFindings {
+  readonly cluster: rds.DatabaseCluster;
+  readonly migrateFunction: lambda.Function;
+  readonly providerRole: iam.Role;
+  /** The context setting: the deletion protection finding is accepted only when it is off. */
+  readonly deletionProtection: boolean;
+}
+
+/**
+ * Acknowledges the cdk-nag AwsSolutions findings the reference stack accepts, each on the one
+ * construct it concerns and with its reason. Everything else cdk-nag would flag is fixed in the
+ * stack instead (own log groups and roles, no managed policies, flow logs, TLS-only encrypted queues).
+ *
+ * @example
+ * ```ts
+ * suppressInboxStackFindings({ cluster, migrateFunction, providerRole, deletionProtection: config.deletionProtection });
+ * ```
+ */
+export function suppressInboxStackFindings(findings: InboxStackFindings): void {
+  const { cluster, migrateFunction, providerRole } = findings;
+  // The generated DatabaseSecret; cluster.secret is its attachment to the cluster.
+  Validations.of(cluster.node.findChild('Secret')).acknowledge({
+    id: 'AwsSolutions-SMG4',
+    reason: 'Rotation needs a rotation Lambda inside the VPC that reaches Secrets Manager, i.e. a NAT gateway or an interface '
+      + 'endpoint (about 15 USD a month for two AZs), which the pausing reference stack avoids. Rotate with '
+      + '`aws secretsmanager rotate-secret` after adding an endpoint, or add cluster.addRotationSingleUser() in a stack that has one.',
+  });
+  Validations.of(cluster).acknowledge({
+    id: 'AwsSolutions-RDS6',
+    reason: 'Nothing connects to the cluster with database credentials over the network: every caller uses the RDS Data API, '
+      + 'which is authorized by IAM (rds-data:* on the cluster ARN) and signs in with the Secrets Manager secret.',
+  });
+  if (!findings.deletionProtection) {
+    Validations.of(cluster).acknowledge({
+      id: 'AwsSolutions-RDS10',
+      reason: 'Deletion protection comes from the deletionProtection context key: off for this stage so `cdk destroy` works; '
+        + 'set -c deletionProtection=true for a stage whose data matters.',
+    });
+  }
+  const migrateLogicalId = Stack.of(migrateFunction).getLogicalId(migrateFunction.node.defaultChild as lambda.CfnFunction);
+  Validations.of(providerRole).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${migrateLogicalId}.Arn>:*]`,
+    reason: "The CDK Provider framework grants itself lambda:InvokeFunction on the migrate function's ARN and its qualified "
+      + 'ARNs (versions and aliases): the wildcard covers only that one function.',
+  });
+}

@@ -1,0 +1,84 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+
+/**
+ * The outcomes the runtime counts, one EMF metric (unit Count) each. lib/ cannot import the
+ * runtime, so the names are repeated here; test/infra pins them to the runtime's `OutcomeKind`.
+ *
+ * @example
+ * ```ts
+ * for (const outcome of INBOX_OUTCOMES) graph.addLeftMetric(consumer.metricOutcome(outcome));
+ * ```
+ */
+export const INBOX_OUTCOMES = ['processed', 'duplicate', 'collision', 'rejected', 'failed', 'skipped'] as const;
+
+/** One of the outcomes the runtime counts. */
+export type InboxOutcome = (typeof INBOX_OUTCOMES)[number];
+
+/** The runtime's latency metric (unit Milliseconds), one value per attempted record. */
+export const PROCESSING_LATENCY_METRIC = 'processingLatency';
+
+/** Where a consumer's metrics live: Powertools puts them in its namespace with a `service` dimension. */
+export interface OutcomeMetricSource {
+  readonly namespace: string;
+  readonly serviceName: string;
+}
+
+/**
+ * A consumer's count of one outcome, summed over `period`.
+ *
+ * @example
+ * ```ts
+ * outcomeMetric({ namespace: 'SqsInbox', serviceName: 'order-worker' }, 'collision').createAlarm(this, 'Collisions', { threshold: 1, evaluationPeriods: 1 });
+ * ```
+ */
+export function outcomeMetric(source: OutcomeMetricSource, outcome: InboxOutcome, period = Duration.minutes(5)): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: source.namespace,
+    metricName: outcome,
+    dimensionsMap: { service: source.serviceName },
+    statistic: cloudwatch.Stats.SUM,
+    unit: cloudwatch.Unit.COUNT,
+    period,
+  });
+}
+
+/**
+ * A consumer's processing latency per record at `statistic` (p50, p99, ...).
+ *
+ * @example
+ * ```ts
+ * graph.addLeftMetric(processingLatencyMetric(source, cloudwatch.Stats.p(99)));
+ * ```
+ */
+export function processingLatencyMetric(source: OutcomeMetricSource, statistic: string, period = Duration.minutes(5)): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: source.namespace,
+    metricName: PROCESSING_LATENCY_METRIC,
+    dimensionsMap: { service: source.serviceName },
+    statistic,
+    unit: cloudwatch.Unit.MILLISECONDS,
+    period,
+  });
+}
+
+/**
+ * Duplicates as a share of processed plus duplicate messages. A period with no messages has no
+ * value (0 / 0), so the alarm on it treats missing data as fine.
+ *
+ * @example
+ * ```ts
+ * duplicateRateMetric(source).createAlarm(this, 'DuplicateRate', { threshold: 0.1, evaluationPeriods: 3 });
+ * ```
+ */
+export function duplicateRateMetric(source: OutcomeMetricSource, period = Duration.minutes(5)): cloudwatch.MathExpression {
+  return new cloudwatch.MathExpression({
+    expression: 'FILL(duplicate, 0) / (FILL(processed, 0) + FILL(duplicate, 0))',
+    usingMetrics: {
+      duplicate: outcomeMetric(source, 'duplicate', period),
+      processed: outcomeMetric(source, 'processed', period),
+    },
+    label: 'duplicate rate',
+    period,
+  });
+}

@@ -1,0 +1,3 @@
+export { startDataApi } from './server.js';
+export type { DataApiStats, RunningDataApi, StartDataApiOptions } from './server.js';
+export type { Latency } from './faults.js';

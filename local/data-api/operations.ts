@@ -1,0 +1,204 @@
+import pg from 'pg';
+import { splitStatements } from '../../functions/inbox/index.js';
+import type { ColumnTypes } from './column-types.js';
+import type { Connections } from './connections.js';
+import { bindStatement, type BoundStatement } from './parameters.js';
+import { cappedBody, executeResponse, type ResultOptions, type StatementOutcome } from './results.js';
+import { badRequest, databaseError, internalError, ServiceError, statementTimeout, validationError } from './service-errors.js';
+import type { OpenTransaction, Transactions } from './transactions.js';
+
+/** What the operations share: the server's connections, the open transactions, the type cache. */
+export interface OperationContext {
+  readonly connections: Connections;
+  readonly transactions: Transactions;
+  readonly types: ColumnTypes;
+}
+
+/** A request body, already parsed from JSON. */
+export type RequestBody = Record<string, unknown>;
+
+/** One restJson1 operation: the parsed request in, the JSON response body out. */
+export type Operation = (body: RequestBody, context: OperationContext) => Promise<string>;
+
+const STATEMENT_TIMEOUT = /statement timeout/i;
+
+function requiredString(body: RequestBody, member: string): string {
+  const value = body[member];
+  if (typeof value !== 'string' || value.trim() === '') throw badRequest(`${member} is required and must be a non-empty string.`);
+  return value;
+}
+
+function optionalString(body: RequestBody, member: string): string | undefined {
+  const value = body[member];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${member} must be a string.`);
+  return value;
+}
+
+function optionalBoolean(body: RequestBody, member: string): boolean {
+  const value = body[member];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw badRequest(`${member} must be a boolean.`);
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, member: string, allowed: readonly T[], fallback: T): T {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'string' || !allowed.includes(value as T)) throw badRequest(`${member} must be one of ${allowed.join(', ')}.`);
+  return value as T;
+}
+
+/** resourceArn and secretArn: required on every operation; the emulator serves any cluster. */
+function requireTarget(body: RequestBody): void {
+  requiredString(body, 'resourceArn');
+  requiredString(body, 'secretArn');
+}
+
+/** The SQL of an Execute or BatchExecute: one statement, as the service allows. */
+function singleStatement(body: RequestBody): string {
+  const sql = requiredString(body, 'sql');
+  const statements = splitStatements(sql);
+  if (statements.length === 0) throw badRequest('sql holds no statement.');
+  if (statements.length > 1) throw validationError('Multistatement aren\'t supported.');
+  return sql;
+}
+
+function resultOptions(body: RequestBody): ResultOptions {
+  const set = body.resultSetOptions;
+  if (set !== undefined && set !== null && (typeof set !== 'object' || Array.isArray(set))) throw badRequest('resultSetOptions must be an object.');
+  const options = (set ?? {}) as Record<string, unknown>;
+  return {
+    includeResultMetadata: optionalBoolean(body, 'includeResultMetadata'),
+    formatRecordsAs: oneOf(body.formatRecordsAs, 'formatRecordsAs', ['NONE', 'JSON'], 'NONE'),
+    longReturnType: oneOf(options.longReturnType, 'resultSetOptions.longReturnType', ['LONG', 'STRING'], 'LONG'),
+    decimalReturnType: oneOf(options.decimalReturnType, 'resultSetOptions.decimalReturnType', ['STRING', 'DOUBLE_OR_LONG'], 'STRING'),
+  };
+}
+
+/**
+ * The service's answer for what went wrong: a SQL error as DatabaseErrorException, the statement
+ * timeout as StatementTimeoutException, the emulator's own refusals as they are.
+ */
+export function serviceErrorOf(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (error instanceof pg.DatabaseError) {
+    if (error.code === '57014' && STATEMENT_TIMEOUT.test(error.message)) return statementTimeout();
+    return databaseError(error);
+  }
+  return internalError();
+}
+
+async function run(client: pg.ClientBase, statement: BoundStatement): Promise<StatementOutcome> {
+  // Extended protocol always, as JDBC prepares every statement.
+  const config = { text: statement.text, values: statement.values, rowMode: 'array', queryMode: 'extended' } as pg.QueryArrayConfig;
+  const result = await client.query(config);
+  return { command: result.command, rowCount: result.rowCount, fields: result.fields, rows: result.rows };
+}
+
+async function respond(outcome: StatementOutcome, database: string, client: pg.ClientBase, options: ResultOptions, context: OperationContext): Promise<string> {
+  const types = await context.types.of(database, client, outcome.fields.map((field) => field.dataTypeID));
+  return cappedBody(executeResponse(outcome, types, options));
+}
+
+/**
+ * Runs `work` on the transaction's connection, one call at a time. A failed statement rolls the
+ * transaction back and ends it, as on Aurora: later calls get TransactionNotFoundException.
+ */
+async function onTransaction<T>(context: OperationContext, id: unknown, work: (tx: OpenTransaction) => Promise<T>): Promise<T> {
+  const tx = context.transactions.take(id);
+  try {
+    return await work(tx);
+  } catch (error) {
+    if (error instanceof pg.DatabaseError || !(error instanceof ServiceError)) await context.transactions.abort(tx);
+    throw error;
+  } finally {
+    context.transactions.release(tx);
+  }
+}
+
+/** Autocommit: one statement as its own implicit transaction, on a pooled connection. */
+async function onPool<T>(context: OperationContext, database: string | undefined, work: (client: pg.PoolClient, database: string) => Promise<T>): Promise<T> {
+  const client = await context.connections.pool(database).connect();
+  let broken: Error | undefined;
+  try {
+    return await work(client, context.connections.databaseName(database));
+  } catch (error) {
+    if (!(error instanceof pg.DatabaseError) && !(error instanceof ServiceError)) broken = error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+const executeStatement: Operation = async (body, context) => {
+  requireTarget(body);
+  const sql = singleStatement(body);
+  const options = resultOptions(body);
+  const statement = bindStatement(sql, body.parameters);
+  const database = optionalString(body, 'database');
+  if (body.transactionId !== undefined && body.transactionId !== null) {
+    return onTransaction(context, body.transactionId, async (tx) => {
+      const outcome = await run(tx.client, statement);
+      return respond(outcome, tx.database, tx.client, options, context);
+    });
+  }
+  return onPool(context, database, async (client, name) => respond(await run(client, statement), name, client, options, context));
+};
+
+const batchExecuteStatement: Operation = async (body, context) => {
+  requireTarget(body);
+  const sql = singleStatement(body);
+  const sets = body.parameterSets ?? [[]];
+  if (!Array.isArray(sets)) throw badRequest('parameterSets must be a list of parameter lists.');
+  const statements = (sets.length === 0 ? [[]] : sets).map((set: unknown) => bindStatement(sql, set));
+  const runAll = async (client: pg.ClientBase) => {
+    for (const statement of statements) await run(client, statement);
+    return JSON.stringify({ updateResults: statements.map(() => ({ generatedFields: [] })) });
+  };
+  if (body.transactionId !== undefined && body.transactionId !== null) {
+    return onTransaction(context, body.transactionId, (tx) => runAll(tx.client));
+  }
+  // Without a transaction the whole batch commits or none of it does.
+  return onPool(context, optionalString(body, 'database'), async (client) => {
+    await client.query('BEGIN');
+    try {
+      const response = await runAll(client);
+      await client.query('COMMIT');
+      return response;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  });
+};
+
+const beginTransaction: Operation = async (body, context) => {
+  requireTarget(body);
+  const database = optionalString(body, 'database');
+  const client = await context.connections.client(database);
+  const transactionId = await context.transactions.begin(context.connections.databaseName(database), client);
+  return JSON.stringify({ transactionId });
+};
+
+const commitTransaction: Operation = async (body, context) => {
+  requireTarget(body);
+  const tx = context.transactions.take(requiredString(body, 'transactionId'));
+  await context.transactions.finish(tx, 'COMMIT');
+  return JSON.stringify({ transactionStatus: 'Transaction Committed' });
+};
+
+const rollbackTransaction: Operation = async (body, context) => {
+  requireTarget(body);
+  const tx = context.transactions.take(requiredString(body, 'transactionId'));
+  await context.transactions.finish(tx, 'ROLLBACK');
+  return JSON.stringify({ transactionStatus: 'Rollback Complete' });
+};
+
+/** The operations by their restJson1 path, with the name `stats()` counts them under. */
+export const OPERATIONS: Readonly<Record<string, { name: string; run: Operation }>> = {
+  '/Execute': { name: 'ExecuteStatement', run: executeStatement },
+  '/BatchExecute': { name: 'BatchExecuteStatement', run: batchExecuteStatement },
+  '/BeginTransaction': { name: 'BeginTransaction', run: beginTransaction },
+  '/CommitTransaction': { name: 'CommitTransaction', run: commitTransaction },
+  '/RollbackTransaction': { name: 'RollbackTransaction', run: rollbackTransaction },
+};

@@ -1,0 +1,185 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ColumnTypes } from './column-types.js';
+import { Connections } from './connections.js';
+import { Faults, type Latency } from './faults.js';
+import { OPERATIONS, serviceErrorOf, type OperationContext, type RequestBody } from './operations.js';
+import { badRequest, unknownOperation, type ServiceError } from './service-errors.js';
+import { Transactions } from './transactions.js';
+
+/** Options of `startDataApi`. */
+export interface StartDataApiOptions {
+  /** The PostgreSQL server to serve, for example `postgres://postgres@127.0.0.1:5432/app`; its database is the default one. */
+  readonly databaseUrl: string;
+  /**
+   * The port on 127.0.0.1.
+   * @default 0 (a free port)
+   */
+  readonly port?: number;
+  /**
+   * A transaction without a call for this long is rolled back.
+   * @default 180000 (3 minutes, as the service)
+   */
+  readonly idleTimeoutMs?: number;
+  /**
+   * A statement running longer is cancelled and answered with StatementTimeoutException.
+   * @default 45000 (as the service)
+   */
+  readonly statementTimeoutMs?: number;
+  /**
+   * Latency added to every call: milliseconds, or `[min, max]` for a random one.
+   * @default 0
+   */
+  readonly latencyMs?: Latency;
+}
+
+/** Calls answered so far, by operation name (ExecuteStatement, BeginTransaction, ...). */
+export interface DataApiStats {
+  readonly calls: Readonly<Record<string, number>>;
+  /** Every call, answered with an error or not. */
+  readonly total: number;
+  /** Calls answered with an error, by error name. */
+  readonly errors: Readonly<Record<string, number>>;
+  /** Transactions open now. */
+  readonly openTransactions: number;
+}
+
+/** A running emulator. */
+export interface RunningDataApi {
+  /** `http://127.0.0.1:PORT`, for `new RDSDataClient({ endpoint })`. */
+  readonly endpoint: string;
+  /** Answers every call with DatabaseResumingException for `ms` milliseconds, as a paused Aurora Serverless does. */
+  pause(ms: number): void;
+  /** Replaces the latency added to each call. */
+  setLatency(latency: Latency): void;
+  /** The calls answered since the start or the last `resetStats()`. */
+  stats(): DataApiStats;
+  resetStats(): void;
+  /** Rolls back open transactions, ends the connections and stops listening. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { port: 0, idleTimeoutMs: 180_000, statementTimeoutMs: 45_000, latencyMs: 0 } as const;
+// The service takes requests of up to 4 MiB.
+const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+function readBody(request: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => (size > MAX_REQUEST_BYTES ? reject(badRequest('Request is larger than 4 MiB.')) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    request.on('error', reject);
+  });
+}
+
+function parseBody(text: string): RequestBody {
+  let body: unknown;
+  try {
+    body = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
+  return body as RequestBody;
+}
+
+function send(response: http.ServerResponse, status: number, body: string, errorType?: string): void {
+  const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  if (errorType !== undefined) headers['x-amzn-errortype'] = errorType;
+  response.writeHead(status, headers).end(body);
+}
+
+function checkedMs(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be a whole number of milliseconds >= ${min}, but ${value} was given.`);
+  return value;
+}
+
+/**
+ * Starts a local RDS Data API on 127.0.0.1 in front of a PostgreSQL server, faithful enough that
+ * the real `@aws-sdk/client-rds-data` behaves against it as against Aurora Serverless v2: the five
+ * restJson1 operations, typed errors, `:name` parameters bound as Aurora binds them, one connection
+ * per transaction with the idle and statement timeouts, the 1 MiB response cap. SigV4 is not checked.
+ *
+ * @example
+ * ```ts
+ * const api = await startDataApi({ databaseUrl: 'postgres://postgres@127.0.0.1:5432/app', latencyMs: 10 });
+ * const client = new RDSDataClient({ endpoint: api.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+ * const db = dataApiDatabase({ resourceArn: 'arn:aws:rds:us-east-1:123456789012:cluster:local', secretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:local', database: 'app', client });
+ * api.pause(2000); // the next 2 s of calls get DatabaseResumingException
+ * await api.close();
+ * ```
+ */
+export async function startDataApi(options: StartDataApiOptions): Promise<RunningDataApi> {
+  const settings = { ...DEFAULTS, ...options };
+  if (typeof settings.databaseUrl !== 'string' || settings.databaseUrl === '') throw new RangeError('startDataApi needs a databaseUrl.');
+  const connections = new Connections(settings.databaseUrl, checkedMs('statementTimeoutMs', settings.statementTimeoutMs, 1));
+  const transactions = new Transactions(checkedMs('idleTimeoutMs', settings.idleTimeoutMs, 1));
+  const context: OperationContext = { connections, transactions, types: new ColumnTypes() };
+  const faults = new Faults(settings.latencyMs);
+  let calls: Record<string, number> = {};
+  let errors: Record<string, number> = {};
+  let total = 0;
+
+  const fail = (response: http.ServerResponse, error: ServiceError) => {
+    errors[error.type] = (errors[error.type] ?? 0) + 1;
+    send(response, error.status, JSON.stringify({ message: error.message, ...error.extra }), error.type);
+  };
+
+  const server = http.createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const operation = request.method === 'POST' ? OPERATIONS[path] : undefined;
+    total += 1;
+    if (operation === undefined) {
+      request.resume();
+      fail(response, unknownOperation(`${request.method ?? ''} ${path}`));
+      return;
+    }
+    calls[operation.name] = (calls[operation.name] ?? 0) + 1;
+    void (async () => {
+      try {
+        const body = parseBody(await readBody(request));
+        await faults.beforeCall();
+        send(response, 200, await operation.run(body, context));
+      } catch (error) {
+        const answer = serviceErrorOf(error);
+        // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
+        if (answer.status >= 500) console.error('local Data API: unexpected error', error);
+        fail(response, answer);
+      }
+    })();
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    pause: (ms) => faults.pause(ms),
+    setLatency: (latency) => faults.setLatency(latency),
+    stats: () => ({ calls: { ...calls }, total, errors: { ...errors }, openTransactions: transactions.size }),
+    resetStats: () => {
+      calls = {};
+      errors = {};
+      total = 0;
+    },
+    async close(): Promise<void> {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await transactions.closeAll();
+      await connections.close();
+    },
+  };
+}

@@ -1,0 +1,310 @@
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { InboxConfigError } from '../../functions/inbox/index.js';
+import { batchResult, type BatchResult, type Invocation } from './batch-result.js';
+import { lambdaContext } from './lambda-context.js';
+import { toSqsRecord, type EventSourceQueue } from './sqs-event.js';
+
+/** A Lambda handler for SQS events, as `inbox()` behind middy or a plain async function gives one. */
+export type EventSourceHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void | undefined> | SQSBatchResponse | void;
+
+/** Options of `startEventSource`. */
+export interface StartEventSourceOptions {
+  /** Any SQSClient: `localSqsClient(endpoint)` for the emulator, `new SQSClient({})` for a real queue with your credentials. */
+  readonly client: SQSClient;
+  readonly queueUrl: string;
+  readonly handler: EventSourceHandler;
+  /**
+   * Records per invocation: 1 to 10 on FIFO, 1 to 10000 on standard (above 10 needs `maxBatchingWindowMs`), as on Lambda.
+   * @default 10
+   */
+  readonly batchSize?: number;
+  /**
+   * How long a poller gathers records for a batch over 10 before invoking with what it has. Standard queues only.
+   * @default 0
+   */
+  readonly maxBatchingWindowMs?: number;
+  /**
+   * Pollers, each receiving and invoking one batch at a time: the invocations that run at once.
+   * @default 2
+   */
+  readonly pollers?: number;
+  /**
+   * The function timeout: `getRemainingTimeInMillis()` counts down from it, and an invocation still
+   * running then fails its whole batch.
+   * @default 30000
+   */
+  readonly functionTimeoutMs?: number;
+  /**
+   * Long-poll wait of each receive, 0 to 20 seconds; Lambda waits 20. A shorter wait makes `stop()` quicker on a real queue.
+   * @default 20
+   */
+  readonly waitTimeSeconds?: number;
+  /**
+   * Read `batchItemFailures` from the response, as the event source mapping's ReportBatchItemFailures does.
+   * @default true
+   */
+  readonly reportBatchItemFailures?: boolean;
+  /**
+   * The function name in the context and its ARN.
+   * @default 'local-function'
+   */
+  readonly functionName?: string;
+  /**
+   * Told about every invocation once its deletes are done; a throw here is ignored.
+   * @default none
+   */
+  readonly onBatch?: (report: BatchReport) => void;
+  /**
+   * Told about a failed receive or delete (the poller goes on, backing off); a throw here is ignored.
+   * @default console.warn
+   */
+  readonly onError?: (error: unknown, during: 'receive' | 'delete') => void;
+}
+
+/** One invocation, as `onBatch` is told about it. */
+export interface BatchReport {
+  readonly poller: number;
+  readonly requestId: string;
+  readonly records: readonly SQSRecord[];
+  readonly result: BatchResult;
+  /** Records deleted from the queue after the invocation. */
+  readonly deleted: number;
+  readonly durationMs: number;
+}
+
+/** Counts since the start. */
+export interface EventSourceStats {
+  invocations: number;
+  records: number;
+  /** Records deleted after their invocation acknowledged them. */
+  deleted: number;
+  /** Records left for redelivery: failed alone or with their whole batch. */
+  failedRecords: number;
+  /** Batches failed whole, by why. */
+  errors: number;
+  timeouts: number;
+  invalidResponses: number;
+  partialBatches: number;
+  /** Records whose delete SQS refused or that a failed call did not delete. */
+  deleteFailures: number;
+  receiveFailures: number;
+}
+
+/** A running event source. */
+export interface RunningEventSource {
+  /** Stops polling, waits for running invocations and their deletes, and resolves. */
+  stop(): Promise<void>;
+  readonly stats: Readonly<EventSourceStats>;
+  /** The queue's ARN and region, as the records carry them. */
+  readonly queue: EventSourceQueue;
+}
+
+const DEFAULTS = {
+  batchSize: 10,
+  maxBatchingWindowMs: 0,
+  pollers: 2,
+  functionTimeoutMs: 30_000,
+  waitTimeSeconds: 20,
+  reportBatchItemFailures: true,
+  functionName: 'local-function',
+  onBatch: () => undefined,
+  onError: (error: unknown, during: string) => console.warn(`event source: ${during} failed`, error),
+} as const;
+const MAX_RECEIVE = 10;
+const BACKOFF_MS = [100, 200, 500, 1000, 2000] as const;
+const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function requireInteger(name: string, value: number, min: number, max: number): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new InboxConfigError(`${name} must be a whole number from ${min} to ${max}, but ${String(value)} was given.`);
+  }
+}
+
+function quietly(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // A throwing observer must not stop the poller.
+  }
+}
+
+// Runs the handler as Lambda runs an invocation: its result, its error, or the timeout, whichever comes first.
+async function invoke(handler: EventSourceHandler, event: SQSEvent, context: Context, timeoutMs: number): Promise<Invocation> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Invocation>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timed-out' }), timeoutMs);
+  });
+  const run = (async (): Promise<Invocation> => {
+    try {
+      return { kind: 'returned', value: await handler(event, context) };
+    } catch (error) {
+      return { kind: 'threw', error };
+    }
+  })();
+  try {
+    return await Promise.race([run, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function queueFromArn(arn: string): EventSourceQueue & { accountId: string } {
+  const [, , , region, accountId] = arn.split(':');
+  return { arn, region: region ?? '', accountId: accountId ?? '' };
+}
+
+/**
+ * Lambda's SQS event source mapping on one machine: pollers that long-poll a queue, hand each batch
+ * to the handler as an SQSEvent with a Lambda-like context, delete what the invocation acknowledged
+ * (DeleteMessageBatch) and leave the rest to reappear after the visibility timeout. A thrown error,
+ * a timeout or an invalid batch response fails the whole batch, as in Lambda. On a FIFO queue SQS
+ * hands out a message group to one receiver at a time and each poller runs one batch at a time, so
+ * a group is never in two invocations at once and its records arrive in order. Only the given
+ * SQSClient is used, so the same code polls the emulator or a real queue.
+ *
+ * @example
+ * ```ts
+ * const source = await startEventSource({
+ *   client: localSqsClient(sqs.endpoint),
+ *   queueUrl,
+ *   handler: middy().use(inbox({ consumer: 'orders', db, handle })).handler(async () => undefined),
+ *   functionTimeoutMs: 10_000,
+ *   waitTimeSeconds: 1,
+ * });
+ * await source.stop();
+ * ```
+ */
+export async function startEventSource(options: StartEventSourceOptions): Promise<RunningEventSource> {
+  const settings = { ...DEFAULTS, ...options };
+  if (!settings.client || typeof settings.client.send !== 'function') throw new InboxConfigError('client must be an SQSClient.');
+  if (typeof settings.queueUrl !== 'string' || settings.queueUrl === '') throw new InboxConfigError('queueUrl must be the URL of an SQS queue.');
+  if (typeof settings.handler !== 'function') throw new InboxConfigError('handler must be a function (event, context) => Promise<SQSBatchResponse | void>.');
+  if (!FUNCTION_NAME.test(settings.functionName)) throw new InboxConfigError(`functionName must be 1 to 64 letters, digits, hyphens or underscores, but "${settings.functionName}" was given.`);
+  requireInteger('pollers', settings.pollers, 1, 100);
+  requireInteger('functionTimeoutMs', settings.functionTimeoutMs, 1, 900_000);
+  requireInteger('waitTimeSeconds', settings.waitTimeSeconds, 0, 20);
+  requireInteger('maxBatchingWindowMs', settings.maxBatchingWindowMs, 0, 300_000);
+
+  const { Attributes } = await settings.client.send(new GetQueueAttributesCommand({ QueueUrl: settings.queueUrl, AttributeNames: ['QueueArn', 'FifoQueue'] }));
+  const fifo = Attributes?.FifoQueue === 'true';
+  const queue = queueFromArn(Attributes?.QueueArn ?? '');
+  requireInteger('batchSize', settings.batchSize, 1, fifo ? MAX_RECEIVE : 10_000);
+  if (fifo && settings.maxBatchingWindowMs > 0) throw new InboxConfigError('maxBatchingWindowMs is not available on a FIFO queue, as on Lambda: leave it 0.');
+  if (settings.batchSize > MAX_RECEIVE && settings.maxBatchingWindowMs === 0) {
+    throw new InboxConfigError(`batchSize ${settings.batchSize} is over 10: give maxBatchingWindowMs too, as Lambda requires.`);
+  }
+
+  const stats: EventSourceStats = {
+    invocations: 0, records: 0, deleted: 0, failedRecords: 0, errors: 0, timeouts: 0, invalidResponses: 0, partialBatches: 0, deleteFailures: 0, receiveFailures: 0,
+  };
+  const stopping = new AbortController();
+
+  const receive = async (count: number): Promise<Message[]> => {
+    const { Messages } = await settings.client.send(new ReceiveMessageCommand({
+      QueueUrl: settings.queueUrl,
+      MaxNumberOfMessages: count,
+      WaitTimeSeconds: settings.waitTimeSeconds,
+      MessageSystemAttributeNames: ['All'],
+      MessageAttributeNames: ['All'],
+    }), { abortSignal: stopping.signal });
+    return Messages ?? [];
+  };
+
+  // One receive, or with a batching window several until the batch is full or the window is over.
+  const gather = async (): Promise<Message[]> => {
+    const messages = await receive(Math.min(MAX_RECEIVE, settings.batchSize));
+    if (messages.length === 0 || settings.maxBatchingWindowMs === 0) return messages;
+    const windowEnd = performance.now() + settings.maxBatchingWindowMs;
+    while (messages.length < settings.batchSize && performance.now() < windowEnd && !stopping.signal.aborted) {
+      try {
+        messages.push(...await receive(Math.min(MAX_RECEIVE, settings.batchSize - messages.length)));
+      } catch (error) {
+        // What was gathered is in flight already: invoke with it rather than leave it hidden for a visibility timeout.
+        if (!stopping.signal.aborted) {
+          stats.receiveFailures += 1;
+          quietly(() => settings.onError(error, 'receive'));
+        }
+        break;
+      }
+    }
+    return messages;
+  };
+
+  const deleteRecords = async (records: readonly SQSRecord[]): Promise<number> => {
+    let deleted = 0;
+    for (let start = 0; start < records.length; start += MAX_RECEIVE) {
+      const chunk = records.slice(start, start + MAX_RECEIVE);
+      try {
+        const { Failed } = await settings.client.send(new DeleteMessageBatchCommand({
+          QueueUrl: settings.queueUrl,
+          Entries: chunk.map((record, index) => ({ Id: String(index), ReceiptHandle: record.receiptHandle })),
+        }));
+        const failed = Failed?.length ?? 0;
+        deleted += chunk.length - failed;
+        stats.deleteFailures += failed;
+        if (failed > 0) quietly(() => settings.onError(new Error(`DeleteMessageBatch refused ${failed} entries: ${JSON.stringify(Failed)}`), 'delete'));
+      } catch (error) {
+        stats.deleteFailures += chunk.length;
+        quietly(() => settings.onError(error, 'delete'));
+      }
+    }
+    return deleted;
+  };
+
+  const runBatch = async (poller: number, messages: Message[]): Promise<void> => {
+    const started = performance.now();
+    const records = messages.map((message) => toSqsRecord(message, queue));
+    const context = lambdaContext({ functionName: settings.functionName, timeoutMs: settings.functionTimeoutMs, region: queue.region, accountId: queue.accountId });
+    stats.invocations += 1;
+    stats.records += records.length;
+    const result = batchResult(await invoke(settings.handler, { Records: records }, context, settings.functionTimeoutMs), records, settings.reportBatchItemFailures);
+    let acknowledged: readonly SQSRecord[] = records;
+    if (result.outcome === 'failed') {
+      acknowledged = [];
+      if (result.reason === 'error') stats.errors += 1;
+      else if (result.reason === 'timeout') stats.timeouts += 1;
+      else stats.invalidResponses += 1;
+    } else if (result.outcome === 'partial') {
+      const failed = new Set(result.failedIds);
+      acknowledged = records.filter((record) => !failed.has(record.messageId));
+      stats.partialBatches += 1;
+    }
+    stats.failedRecords += records.length - acknowledged.length;
+    const deleted = acknowledged.length === 0 ? 0 : await deleteRecords(acknowledged);
+    stats.deleted += deleted;
+    quietly(() => settings.onBatch({ poller, requestId: context.awsRequestId, records, result, deleted, durationMs: performance.now() - started }));
+  };
+
+  const poll = async (poller: number): Promise<void> => {
+    let failures = 0;
+    while (!stopping.signal.aborted) {
+      let messages: Message[];
+      try {
+        messages = await gather();
+        failures = 0;
+      } catch (error) {
+        if (stopping.signal.aborted) return;
+        stats.receiveFailures += 1;
+        quietly(() => settings.onError(error, 'receive'));
+        await sleep(BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)]!);
+        failures += 1;
+        continue;
+      }
+      // Messages received as the stop came are still handed over: dropping them would hide them for a visibility timeout.
+      if (messages.length > 0) await runBatch(poller, messages);
+    }
+  };
+
+  const loops = Array.from({ length: settings.pollers }, (_, index) => poll(index));
+  return {
+    stats,
+    queue: { arn: queue.arn, region: queue.region },
+    async stop(): Promise<void> {
+      stopping.abort();
+      await Promise.all(loops);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/** What a fault hook is told about a message being received. */
+export interface FaultMessage {
+  readonly queueName: string;
+  readonly messageId: string;
+  readonly body: string;
+  /** Receives so far, this one included. */
+  readonly receiveCount: number;
+  readonly groupId: string | undefined;
+}
+
+/** What a fault hook is told about an entry of SendMessageBatch. */
+export interface FaultSendEntry {
+  readonly queueName: string;
+  readonly id: string;
+  readonly body: string;
+}
+
+/** What a fault hook is told about a request that succeeded. */
+export interface FaultCall {
+  readonly operation: string;
+  readonly queueName: string | undefined;
+}
+
+/**
+ * Faults the emulator injects on request, each a predicate asked at one point; a hook left out
+ * never fires. They model what SQS really does now and then, so a consumer or producer can be shown
+ * to cope:
+ * - `deliverTwice`: asked for each message a receive hands out. When true, the next receive (by any
+ *   caller; waiting long polls wake at once) gets the same message again, with its own receipt
+ *   handle, while the first receiver still holds it, and either handle deletes it. A standard queue
+ *   does this when a copy on another server was missed; on a FIFO queue it stands for a consumer
+ *   whose visibility timeout ran out while it was still working.
+ * - `failSendEntry`: asked for each SendMessageBatch entry. When true, the entry is answered in
+ *   `Failed` with InternalError (SenderFault false) and nothing is stored: the producer should retry it.
+ * - `loseResponse`: asked after a request was applied. When true, the answer is HTTP 500
+ *   InternalError instead, as if the response was lost: the SDK retries the call, and a standard
+ *   queue then holds the message twice (a FIFO queue drops the retry as a duplicate).
+ *
+ * @example
+ * ```ts
+ * const sqs = await startSqs({ faults: { deliverTwice: (m) => m.receiveCount === 1 && Math.random() < 0.05 } });
+ * ```
+ */
+export interface SqsFaults {
+  readonly deliverTwice?: (message: FaultMessage) => boolean;
+  readonly failSendEntry?: (entry: FaultSendEntry) => boolean;
+  readonly loseResponse?: (call: FaultCall) => boolean;
+}
+
+/** How often each fault fired. */
+export interface FaultCounts {
+  deliveredTwice: number;
+  failedSendEntries: number;
+  lostResponses: number;
+}

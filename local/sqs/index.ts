@@ -1,0 +1,5 @@
+export { localSqsClient } from './client.js';
+export type { FaultCall, FaultCounts, FaultMessage, FaultSendEntry, SqsFaults } from './faults.js';
+export { md5OfAttributes, md5OfBody } from './md5.js';
+export { startSqs } from './server.js';
+export type { RunningSqs, SqsStats, StartSqsOptions } from './server.js';

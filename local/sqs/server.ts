@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FaultCounts, SqsFaults } from './faults.js';
+import type { OperationContext } from './operation-context.js';
+import { OPERATIONS } from './operations.js';
+import { Queues } from './queues.js';
+import { SqsError, internalError, serializationError, sqsErrorOf, unsupportedOperation } from './sqs-errors.js';
+
+/** Options of `startSqs`. */
+export interface StartSqsOptions {
+  /**
+   * The port on 127.0.0.1.
+   * @default 0 (a free port)
+   */
+  readonly port?: number;
+  /**
+   * The clock of sends, visibility timeouts, delays, retention and the deduplication window, in
+   * milliseconds since the epoch; a test moves it forward instead of waiting. Long-poll waits are real time.
+   * @default Date.now
+   */
+  readonly now?: () => number;
+  /**
+   * The account in queue URLs and ARNs.
+   * @default '000000000000'
+   */
+  readonly accountId?: string;
+  /**
+   * The region in queue ARNs.
+   * @default 'us-east-1'
+   */
+  readonly region?: string;
+  /**
+   * Faults to inject; see `SqsFaults`. `setFaults` replaces them later.
+   * @default none
+   */
+  readonly faults?: SqsFaults;
+  /**
+   * How often a waiting long poll looks at the clock again.
+   * @default 20
+   */
+  readonly pollIntervalMs?: number;
+}
+
+/** Calls answered so far. */
+export interface SqsStats {
+  /** By operation name. */
+  readonly calls: Readonly<Record<string, number>>;
+  /** Calls answered with an error, by error shape (QueueDoesNotExist, InvalidParameterValue, ...). */
+  readonly errors: Readonly<Record<string, number>>;
+  /** How often each injected fault fired. */
+  readonly faults: Readonly<FaultCounts>;
+}
+
+/** A running emulator. */
+export interface RunningSqs {
+  /** `http://127.0.0.1:PORT`, for `new SQSClient({ endpoint })`; queue URLs start with it. */
+  readonly endpoint: string;
+  readonly region: string;
+  readonly accountId: string;
+  /** Replaces the injected faults. */
+  setFaults(faults: SqsFaults): void;
+  stats(): SqsStats;
+  /** Answers waiting long polls (empty), ends the connections and stops listening. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { port: 0, now: Date.now, accountId: '000000000000', region: 'us-east-1', faults: {}, pollIntervalMs: 20 } as const;
+// SQS takes request bodies of a few MiB at most; a batch holds 256 KiB of messages plus JSON and base64 overhead.
+const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
+const TARGET_PREFIX = 'AmazonSQS.';
+
+function readBody(request: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => (size > MAX_REQUEST_BYTES
+      ? reject(new SqsError('RequestEntityTooLarge', 'RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413))
+      : resolve(Buffer.concat(chunks).toString('utf8'))));
+    request.on('error', reject);
+  });
+}
+
+function parseBody(text: string): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw serializationError('The request body is not valid JSON.');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw serializationError('The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+function reply(response: http.ServerResponse, status: number, body: unknown, error?: SqsError): void {
+  if (response.destroyed) return;
+  const text = JSON.stringify(body);
+  const headers: http.OutgoingHttpHeaders = {
+    'content-type': 'application/x-amz-json-1.0',
+    'content-length': Buffer.byteLength(text),
+    'x-amzn-requestid': randomUUID(),
+  };
+  if (error !== undefined) headers['x-amzn-query-error'] = `${error.code};${error.fault}`;
+  response.writeHead(status, headers).end(text);
+}
+
+function errorBody(error: SqsError): Record<string, string> {
+  const namespace = error.shape === 'SerializationException' || error.shape === 'UnknownOperationException' ? 'com.amazon.coral.service' : 'com.amazonaws.sqs';
+  return { __type: `${namespace}#${error.shape}`, message: error.message };
+}
+
+function queueNameOf(body: Record<string, unknown>): string | undefined {
+  if (typeof body['QueueName'] === 'string') return body['QueueName'];
+  if (typeof body['QueueUrl'] !== 'string') return undefined;
+  return body['QueueUrl'].split('/').pop();
+}
+
+/**
+ * Starts a local Amazon SQS on 127.0.0.1, faithful enough that the real `@aws-sdk/client-sqs`
+ * (AWS JSON 1.0 protocol, query-compatible errors, MD5 checks of bodies) behaves against it as
+ * against SQS: standard and FIFO queues, long polling, visibility timeouts, receipt handles,
+ * redrive to a dead-letter queue, retention, FIFO deduplication and message groups, and SQS's
+ * errors for bad input. Every error is answered and the server keeps serving. SigV4 is not
+ * checked. Operations beyond CreateQueue, GetQueueUrl, GetQueueAttributes, PurgeQueue,
+ * SendMessage(Batch), ReceiveMessage, DeleteMessage(Batch) and ChangeMessageVisibility(Batch) are
+ * answered UnsupportedOperation.
+ *
+ * @example
+ * ```ts
+ * const sqs = await startSqs();
+ * const client = localSqsClient(sqs.endpoint);
+ * const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'orders', Attributes: { VisibilityTimeout: '1' } }));
+ * await client.send(new SendMessageCommand({ QueueUrl, MessageBody: '{"orderId":1}' }));
+ * await sqs.close();
+ * ```
+ */
+export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSqs> {
+  const settings = { ...DEFAULTS, ...options };
+  if (!Number.isInteger(settings.pollIntervalMs) || settings.pollIntervalMs < 1) {
+    throw new RangeError(`pollIntervalMs must be a whole number of milliseconds >= 1, but ${settings.pollIntervalMs} was given.`);
+  }
+  if (!/^\d{12}$/.test(settings.accountId)) throw new RangeError(`accountId must be 12 digits, but "${settings.accountId}" was given.`);
+  let faults: SqsFaults = settings.faults;
+  const faultCounts: FaultCounts = { deliveredTwice: 0, failedSendEntries: 0, lostResponses: 0 };
+  const calls: Record<string, number> = {};
+  const errors: Record<string, number> = {};
+  const closing = new AbortController();
+
+  const fail = (response: http.ServerResponse, error: SqsError) => {
+    errors[error.shape] = (errors[error.shape] ?? 0) + 1;
+    reply(response, error.status, errorBody(error), error);
+  };
+
+  const server = http.createServer();
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const endpoint = `http://127.0.0.1:${port}`;
+  const queues = new Queues({ accountId: settings.accountId, region: settings.region, baseUrl: endpoint });
+
+  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const target = request.headers['x-amz-target'];
+    const operationName = typeof target === 'string' && target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : undefined;
+    const operation = request.method === 'POST' && operationName !== undefined ? OPERATIONS[operationName] : undefined;
+    if (operation === undefined) {
+      request.resume();
+      fail(response, operationName === undefined
+        ? new SqsError('UnknownOperationException', 'UnknownOperationException', 'Requests take the AWS JSON 1.0 protocol: POST / with X-Amz-Target: AmazonSQS.<Operation>.')
+        : unsupportedOperation(operationName));
+      return;
+    }
+    calls[operationName!] = (calls[operationName!] ?? 0) + 1;
+    const hangUp = new AbortController();
+    response.on('close', () => hangUp.abort());
+    const context: OperationContext = {
+      queues,
+      accountId: settings.accountId,
+      region: settings.region,
+      now: settings.now,
+      faults,
+      faultCounts,
+      pollIntervalMs: settings.pollIntervalMs,
+      signal: AbortSignal.any([hangUp.signal, closing.signal]),
+    };
+    void (async () => {
+      try {
+        const body = parseBody(await readBody(request));
+        const output = await operation(body, context);
+        if (faults.loseResponse?.({ operation: operationName!, queueName: queueNameOf(body) }) === true) {
+          faultCounts.lostResponses += 1;
+          fail(response, internalError());
+          return;
+        }
+        reply(response, 200, output);
+      } catch (error) {
+        const answer = sqsErrorOf(error);
+        // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
+        if (!(error instanceof SqsError)) console.error('local SQS: unexpected error', error);
+        fail(response, answer);
+      }
+    })();
+  });
+
+  return {
+    endpoint,
+    region: settings.region,
+    accountId: settings.accountId,
+    setFaults: (next) => {
+      faults = next;
+    },
+    stats: () => ({ calls: { ...calls }, errors: { ...errors }, faults: { ...faultCounts } }),
+    async close(): Promise<void> {
+      closing.abort();
+      for (const queue of queues.all()) queue.notify();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // Long polls answer within a poll interval of the abort; then the remaining sockets go.
+        setTimeout(() => server.closeAllConnections(), settings.pollIntervalMs * 2).unref();
+      });
+    },
+  };
+}

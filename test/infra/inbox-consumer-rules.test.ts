@@ -1,0 +1,179 @@
+import { Duration } from 'aws-cdk-lib';
+import * as rds from 'aws-cdk-lib/aws-rds';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { describe, expect, it } from 'vitest';
+import { InboxConsumer } from '../../lib/inbox-consumer.js';
+import type { InboxConsumerProps } from '../../lib/inbox-consumer.js';
+import { InfraConfigError } from '../../lib/infra-config-error.js';
+import { baseProps, clusterStack } from './consumer-fixture.js';
+
+/** Builds a consumer with `overrides`, some of which may need the stack (existing queues). */
+function build(overrides: (scope: ReturnType<typeof clusterStack>) => Partial<InboxConsumerProps>): () => InboxConsumer {
+  const scope = clusterStack();
+  return () => new InboxConsumer(scope.stack, 'Orders', { ...baseProps(scope.cluster), ...overrides(scope) });
+}
+
+describe('a visibility timeout under 6 x the function timeout plus the batching window', () => {
+  it('is refused for a queue the construct makes, quoting both values', () => {
+    expect(build(() => ({ queueProps: { visibilityTimeout: Duration.seconds(120) } })))
+      .toThrow(/visibility timeout must be at least 6 x the function timeout plus the batching window \(180 s for a timeout of 30 s\), but 120 s was provided/);
+  });
+
+  it('counts the batching window', () => {
+    expect(build(() => ({ maxBatchingWindow: Duration.seconds(10), queueProps: { visibilityTimeout: Duration.seconds(185) } })))
+      .toThrow(/\(190 s for a timeout of 30 s\), but 185 s was provided/);
+  });
+
+  it('is refused for an existing queue of this app', () => {
+    expect(build(({ stack }) => ({ queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.seconds(60) }) })))
+      .toThrow(/but 60 s was provided/);
+  });
+
+  it('is refused for an existing queue left at the SQS default of 30 s', () => {
+    expect(build(({ stack }) => ({ queue: new sqs.Queue(stack, 'Existing') }))).toThrow(/but 30 s was provided/);
+  });
+
+  it('is not judged for an imported queue, whose timeout cannot be read', () => {
+    expect(build(({ stack }) => ({ queue: sqs.Queue.fromQueueArn(stack, 'Imported', 'arn:aws:sqs:eu-west-1:123456789012:orders') })))
+      .not.toThrow();
+  });
+
+  it('accepts exactly 6 x', () => {
+    expect(build(() => ({ timeout: Duration.seconds(20), queueProps: { visibilityTimeout: Duration.seconds(120) } }))).not.toThrow();
+  });
+});
+
+describe('a batching window on a FIFO queue', () => {
+  it('is refused', () => {
+    expect(build(() => ({ queueProps: { fifo: true }, maxBatchingWindow: Duration.seconds(5) })))
+      .toThrow(/A FIFO queue takes no batching window, but a maxBatchingWindow of 5 s was provided: remove maxBatchingWindow/);
+  });
+});
+
+describe('a FIFO batch over 10', () => {
+  it('is refused, quoting the batch size', () => {
+    expect(build(() => ({ queueProps: { fifo: true }, batchSize: 11 })))
+      .toThrow(/A FIFO queue takes a batch size of at most 10, but 11 was provided/);
+  });
+
+  it('is refused on an existing FIFO queue too', () => {
+    expect(build(({ stack }) => ({
+      queue: new sqs.Queue(stack, 'Existing', { fifo: true, visibilityTimeout: Duration.minutes(3) }), batchSize: 20,
+    }))).toThrow(/at most 10, but 20 was provided/);
+  });
+});
+
+describe('a queue and a DLQ of different kinds', () => {
+  it('is refused for a FIFO queue with a standard DLQ', () => {
+    expect(build(({ stack }) => ({ queueProps: { fifo: true }, deadLetterQueue: new sqs.Queue(stack, 'Dlq') })))
+      .toThrow(/The queue is FIFO but the dead-letter queue provided is standard/);
+  });
+
+  it('is refused for a standard queue with a FIFO DLQ', () => {
+    expect(build(({ stack }) => ({ deadLetterQueue: new sqs.Queue(stack, 'Dlq', { fifo: true }) })))
+      .toThrow(/The queue is standard but the dead-letter queue provided is FIFO/);
+  });
+});
+
+describe('an inbox retention shorter than a message can live', () => {
+  it('is refused against the queue retention', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(3), queueProps: { retentionPeriod: Duration.days(4) } })))
+      .toThrow(/at least the queue's message retention.*but an inboxRetention of 259200 s was provided for a queue retention of 345600 s/);
+  });
+
+  it('is refused against the queue retention SQS gives by default (4 days)', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(2) }))).toThrow(/for a queue retention of 345600 s/);
+  });
+
+  it('is refused against the DLQ retention (14 days by default)', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(7) })))
+      .toThrow(/at least the dead-letter queue's message retention.*inboxRetention of 604800 s was provided for a DLQ retention of 1209600 s/);
+  });
+
+  it('is refused against an existing DLQ of this app', () => {
+    expect(build(({ stack }) => ({
+      inboxRetention: Duration.days(5),
+      deadLetterQueue: new sqs.Queue(stack, 'Dlq', { retentionPeriod: Duration.days(6) }),
+    }))).toThrow(/for a DLQ retention of 518400 s/);
+  });
+
+  it('accepts a retention as long as the DLQ', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(14) }))).not.toThrow();
+  });
+});
+
+describe('an existing queue and queue props together', () => {
+  it('is refused', () => {
+    expect(build(({ stack }) => ({ queue: new sqs.Queue(stack, 'Existing'), queueProps: { fifo: true } })))
+      .toThrow(/InboxConsumer takes an existing queue or queue props, not both/);
+  });
+});
+
+describe('a DLQ set inside queue props', () => {
+  it('is refused in favour of deadLetterQueue and maxReceiveCount', () => {
+    expect(build(({ stack }) => ({ queueProps: { deadLetterQueue: { queue: new sqs.Queue(stack, 'Dlq'), maxReceiveCount: 3 } } })))
+      .toThrow(/Set the dead-letter queue with deadLetterQueue and maxReceiveCount, not queueProps.deadLetterQueue \(maxReceiveCount 3 was provided there\)/);
+  });
+});
+
+describe('maxReceiveCount', () => {
+  it('under 5 is refused', () => {
+    expect(build(() => ({ maxReceiveCount: 2 }))).toThrow(/maxReceiveCount must be a whole number from 5 to 1000.*but 2 was provided/);
+  });
+
+  it('with an existing queue is refused, since that queue keeps its own redrive policy', () => {
+    expect(build(({ stack }) => ({ queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3) }), maxReceiveCount: 6 })))
+      .toThrow(/maxReceiveCount applies to a queue the construct makes, but 6 was provided with an existing queue/);
+  });
+});
+
+describe('event source limits', () => {
+  it('a standard batch over 10 without a batching window is refused', () => {
+    expect(build(() => ({ batchSize: 50 }))).toThrow(/A batch size over 10 needs a batching window, but batchSize 50 was provided/);
+  });
+
+  it('a batch size that is not a whole number from 1 to 10000 is refused', () => {
+    expect(build(() => ({ batchSize: 0 }))).toThrow(/batchSize must be a whole number from 1 to 10000, but 0 was provided/);
+  });
+
+  it('a batching window over 5 minutes is refused', () => {
+    expect(build(() => ({ batchSize: 100, maxBatchingWindow: Duration.minutes(6), queueProps: { visibilityTimeout: Duration.hours(1) } })))
+      .toThrow(/maxBatchingWindow must be at most 300 s, but 360 s was provided/);
+  });
+
+  it('a max concurrency outside 2 to 1000 is refused', () => {
+    expect(build(() => ({ maxConcurrency: 1 }))).toThrow(/maxConcurrency must be a whole number from 2 to 1000, but 1 was provided/);
+  });
+});
+
+describe('a duplicate rate threshold outside 0 to 1', () => {
+  it('is refused', () => {
+    expect(build(() => ({ duplicateRateThreshold: 10 }))).toThrow(/duplicateRateThreshold is a share between 0 and 1.*but 10 was provided/);
+  });
+});
+
+describe('a cluster with no secret in sight', () => {
+  it('is refused, asking for the secret', () => {
+    expect(build(({ stack }) => ({
+      cluster: rds.DatabaseCluster.fromDatabaseClusterAttributes(stack, 'Imported', { clusterIdentifier: 'shop', dataApiEnabled: true }),
+    }))).toThrow(/The cluster has no secret the construct can see.*pass the secret/);
+  });
+});
+
+describe('refusals', () => {
+  it('come before anything is built, as InfraConfigError, all at once', () => {
+    const scope = clusterStack();
+    const before = scope.stack.node.findAll().length;
+    let error: unknown;
+    try {
+      new InboxConsumer(scope.stack, 'Orders', { ...baseProps(scope.cluster), queueProps: { fifo: true }, batchSize: 11, maxReceiveCount: 1 });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InfraConfigError);
+    expect((error as Error).message).toMatch(/maxReceiveCount must be/);
+    expect((error as Error).message).toMatch(/at most 10, but 11/);
+    // The consumer's own scope node is the only thing added.
+    expect(scope.stack.node.findAll().length).toBe(before + 1);
+  });
+});

@@ -1,0 +1,264 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as rds from 'aws-cdk-lib/aws-rds';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LATENCY_METRIC } from '../../functions/inbox/observe.js';
+import { OutcomeKind } from '../../functions/inbox/outcome.js';
+import { InboxConsumer } from '../../lib/inbox-consumer.js';
+import { INBOX_OUTCOMES, PROCESSING_LATENCY_METRIC } from '../../lib/outcome-metrics.js';
+import { baseProps, clusterStack, consumerTemplate } from './consumer-fixture.js';
+
+/** The newest NODEJS_<n>_X the installed aws-cdk-lib declares, read from its type declarations. */
+function newestDeclaredNodeRuntime(): string {
+  const require = createRequire(import.meta.url);
+  const dts = readFileSync(path.join(path.dirname(require.resolve('aws-cdk-lib/package.json')), 'aws-lambda/lib/runtime.d.ts'), 'utf8');
+  const majors = [...dts.matchAll(/static readonly NODEJS_(\d+)_X: Runtime;/g)].map((match) => Number(match[1]));
+  return `nodejs${Math.max(...majors)}.x`;
+}
+
+const queues = (template: Template) => Object.values(template.findResources('AWS::SQS::Queue'));
+const alarmsNamed = (template: Template, description: RegExp) =>
+  Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp(description.source) } }));
+
+describe('InboxConsumer defaults (standard queue)', () => {
+  let template: Template;
+  let consumer: InboxConsumer;
+  beforeAll(() => {
+    ({ template, consumer } = consumerTemplate());
+  });
+
+  it('makes a standard queue and a standard DLQ, both SQS-encrypted', () => {
+    expect(queues(template)).toHaveLength(2);
+    for (const queue of queues(template)) {
+      expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+      expect(queue.Properties.FifoQueue).toBeUndefined();
+    }
+    expect(consumer.fifo).toBe(false);
+  });
+
+  it('sends a message to the DLQ after 5 receives; the DLQ keeps it 14 days', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: { maxReceiveCount: 5, deadLetterTargetArn: Match.anyValue() },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 24 * 3600 });
+  });
+
+  it('sets the visibility timeout to 6 x the 30 s function timeout', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 180, RedrivePolicy: Match.anyValue() });
+    template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 30 });
+  });
+
+  it('refuses plain-HTTP access to both queues', () => {
+    const policies = template.findResources('AWS::SQS::QueuePolicy');
+    expect(Object.keys(policies)).toHaveLength(2);
+    for (const policy of Object.values(policies)) {
+      expect(policy.Properties.PolicyDocument.Statement).toEqual(expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      ]));
+    }
+  });
+
+  it('runs on the newest Node.js runtime of the installed CDK, arm64, with source maps on', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: newestDeclaredNodeRuntime(),
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: 256,
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
+    });
+  });
+
+  it('gives the runtime the Data API target and the Powertools names', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          CLUSTER_ARN: Match.anyValue(),
+          SECRET_ARN: Match.anyValue(),
+          DATABASE_NAME: 'inbox',
+          POWERTOOLS_SERVICE_NAME: 'Orders',
+          POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox',
+        }),
+      },
+    });
+  });
+
+  it('maps the queue with partial batch responses and a batch of 10, no concurrency cap', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: Match.absent(),
+      ScalingConfig: Match.absent(),
+    });
+  });
+
+  it('grants the Data API on the cluster only, the secret read, and consuming the queue', () => {
+    const [policy] = Object.values(template.findResources('AWS::IAM::Policy', {
+      Properties: { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['rds-data:ExecuteStatement']) })]) } },
+    }));
+    const statements = policy!.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
+    const actionsOf = (prefix: string) => statements.filter((s) => [s.Action].flat().some((a) => a.startsWith(prefix)));
+    expect(actionsOf('rds-data:')).toHaveLength(1);
+    expect(actionsOf('rds-data:')[0]!.Action).toEqual(expect.arrayContaining([
+      'rds-data:ExecuteStatement', 'rds-data:BeginTransaction', 'rds-data:CommitTransaction', 'rds-data:RollbackTransaction',
+    ]));
+    expect(JSON.stringify(actionsOf('rds-data:')[0]!.Resource)).toContain(':cluster:');
+    expect(actionsOf('secretsmanager:')[0]!.Action).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue']));
+    expect(actionsOf('sqs:')[0]!.Action).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(statements.every((s) => s.Resource !== '*')).toBe(true);
+  });
+
+  it('uses no AWS managed policy: the role may write its own log group and nothing more', () => {
+    const roles = Object.values(template.findResources('AWS::IAM::Role'));
+    expect(roles.length).toBeGreaterThan(0);
+    for (const role of roles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: ['logs:CreateLogStream', 'logs:PutLogEvents'] })]) },
+    });
+    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it('alarms when a message reaches the DLQ', () => {
+    const [alarm] = alarmsNamed(template, /dead-letter queue/);
+    expect(alarm!.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms when the oldest message has waited 15 minutes', () => {
+    const [alarm] = alarmsNamed(template, /oldest message/);
+    expect(alarm!.Properties).toMatchObject({ MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 900, Statistic: 'Maximum' });
+  });
+
+  it('alarms on function errors', () => {
+    const [alarm] = alarmsNamed(template, /invocations failed/);
+    expect(alarm!.Properties).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 1 });
+  });
+
+  it('alarms on any collision, read from the runtime metric in its namespace and service', () => {
+    const [alarm] = alarmsNamed(template, /different body/);
+    expect(alarm!.Properties).toMatchObject({
+      MetricName: 'collision', Namespace: 'SqsInbox', Statistic: 'Sum', Threshold: 1,
+      Dimensions: [{ Name: 'service', Value: 'Orders' }], TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms when duplicates exceed 10 % of processed plus duplicate', () => {
+    const [alarm] = alarmsNamed(template, /duplicates are over/);
+    const metrics = alarm!.Properties.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string } } }[];
+    expect(alarm!.Properties).toMatchObject({ Threshold: 0.1, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('FILL(duplicate, 0) / (FILL(processed, 0) + FILL(duplicate, 0))');
+    expect(metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat!.Metric.MetricName).sort()).toEqual(['duplicate', 'processed']);
+  });
+
+  it('exposes what it made', () => {
+    expect(consumer.queue).toBeInstanceOf(sqs.Queue);
+    expect(consumer.deadLetterQueue).toBeInstanceOf(sqs.Queue);
+    expect(consumer.eventSourceMapping.eventSourceMappingId).toBeDefined();
+    expect(Object.values(consumer.alarms).every((alarm) => alarm instanceof cloudwatch.Alarm)).toBe(true);
+    expect(consumer.inboxRetention.toDays()).toBe(14);
+  });
+});
+
+describe('InboxConsumer on a FIFO queue', () => {
+  it('makes a FIFO queue with a FIFO DLQ', () => {
+    const { template, consumer } = consumerTemplate({ queueProps: { fifo: true } });
+    const made = queues(template);
+    expect(made).toHaveLength(2);
+    expect(made.every((queue) => queue.Properties.FifoQueue === true)).toBe(true);
+    expect(consumer.fifo).toBe(true);
+  });
+
+  it('takes a .fifo queue name as FIFO', () => {
+    const { template } = consumerTemplate({ queueProps: { queueName: 'orders.fifo' } });
+    expect(queues(template).every((queue) => queue.Properties.FifoQueue === true)).toBe(true);
+  });
+});
+
+describe('InboxConsumer settings given', () => {
+  it('passes batch size, batching window and max concurrency to the event source, and widens the visibility timeout', () => {
+    const { template } = consumerTemplate({
+      batchSize: 100, maxBatchingWindow: Duration.seconds(20), maxConcurrency: 5, timeout: Duration.seconds(60),
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 100, MaximumBatchingWindowInSeconds: 20, ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 6 * 60 + 20, RedrivePolicy: Match.anyValue() });
+  });
+
+  it('keeps a larger visibility timeout, a retention and a maxReceiveCount given', () => {
+    const { template } = consumerTemplate({
+      queueProps: { visibilityTimeout: Duration.minutes(10), retentionPeriod: Duration.days(2) }, maxReceiveCount: 8,
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: 600, MessageRetentionPeriod: 2 * 24 * 3600, RedrivePolicy: Match.objectLike({ maxReceiveCount: 8 }),
+    });
+  });
+
+  it('names its service, namespace and thresholds as told, and notifies the alarm actions', () => {
+    const { stack, cluster } = clusterStack();
+    const topic = new sns.Topic(stack, 'Alerts');
+    new InboxConsumer(stack, 'Orders', {
+      ...baseProps(cluster), serviceName: 'orders', metricsNamespace: 'Shop',
+      oldestMessageAgeThreshold: Duration.minutes(2), duplicateRateThreshold: 0.25, alarmActions: [new actions.SnsAction(topic)],
+    });
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'collision', Namespace: 'Shop', Dimensions: [{ Name: 'service', Value: 'orders' }] });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 120 });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 0.25, Metrics: Match.anyValue() });
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(5);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+  });
+
+  it('consumes an existing queue without making one, and alarms on a DLQ given', () => {
+    const { stack, cluster } = clusterStack();
+    const dlq = new sqs.Queue(stack, 'ExistingDlq');
+    const queue = new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3), deadLetterQueue: { queue: dlq, maxReceiveCount: 5 } });
+    const consumer = new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), queue, deadLetterQueue: dlq });
+    expect(consumer.queue).toBe(queue);
+    expect(consumer.deadLetterQueue).toBe(dlq);
+    const template = Template.fromStack(stack);
+    expect(queues(template)).toHaveLength(2);
+    expect(alarmsNamed(template, /dead-letter queue/)).toHaveLength(1);
+  });
+
+  it('makes no DLQ alarm for an existing queue without a DLQ given', () => {
+    const { stack, cluster } = clusterStack();
+    const queue = sqs.Queue.fromQueueArn(stack, 'Imported', 'arn:aws:sqs:eu-west-1:123456789012:orders');
+    const consumer = new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), queue });
+    expect(consumer.alarms.deadLetterQueueNotEmpty).toBeUndefined();
+    expect(Object.values(Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm'))).toHaveLength(4);
+  });
+
+  it('reads a separately given secret, for an imported cluster', () => {
+    const { stack } = clusterStack();
+    const cluster = rds.DatabaseCluster.fromDatabaseClusterAttributes(stack, 'Imported', { clusterIdentifier: 'shop', dataApiEnabled: true });
+    const secret = secretsmanager.Secret.fromSecretCompleteArn(stack, 'Secret', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:shop-AbCdEf');
+    new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), secret });
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:shop-AbCdEf' }) },
+    });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
+        Action: Match.arrayWith(['secretsmanager:GetSecretValue']), Resource: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:shop-AbCdEf',
+      })]) },
+    });
+  });
+});
+
+describe('outcome metric names', () => {
+  it('are the runtime outcome kinds and latency metric', () => {
+    expect([...INBOX_OUTCOMES].sort()).toEqual(Object.values(OutcomeKind).sort());
+    expect(PROCESSING_LATENCY_METRIC).toBe(LATENCY_METRIC);
+  });
+});

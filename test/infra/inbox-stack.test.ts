@@ -1,0 +1,221 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AURORA_POSTGRES_VERSION, InboxStack } from '../../lib/inbox-stack.js';
+import { migrationsHash } from '../../lib/migrations-hash.js';
+import { INBOX_OUTCOMES } from '../../lib/outcome-metrics.js';
+import { stackConfigFromContext } from '../../lib/stack-config.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+/** The minified order worker (index.mjs, without its source map) must stay under this. */
+const WORKER_BUNDLE_BUDGET_BYTES = 1024 * 1024;
+
+/** The reference stack as `bin/app.ts` builds it, from `context`; bundled only when asked (slow). */
+function synthStack(context: Record<string, unknown> = {}, bundle = false): { app: App; stack: InboxStack; template: Template } {
+  const app = new App({ context: bundle ? context : { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const config = stackConfigFromContext(app.node);
+  const stack = new InboxStack(app, `SqsInbox-${config.stage}`, { config });
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown>; DependsOn?: string[]; DeletionPolicy?: string }>;
+
+const logicalIdOf = (template: Template, type: string, props: Record<string, unknown> = {}): string => {
+  const ids = Object.keys(template.findResources(type, { Properties: props }));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+};
+
+function functionByDescription(template: Template, description: RegExp): Resources[string] {
+  const found = Object.values(template.findResources('AWS::Lambda::Function', {
+    Properties: { Description: Match.stringLikeRegexp(description.source) },
+  })) as Resources[string][];
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+describe('the reference stack with the default context (bundled once)', () => {
+  let template: Template;
+  let assemblyDir: string;
+  const assetDir = (fn: Resources[string]) => {
+    const key = (fn.Properties.Code as { S3Key: string }).S3Key;
+    return path.join(assemblyDir, `asset.${key.replace(/\.zip$/, '')}`);
+  };
+
+  beforeAll(() => {
+    const synth = synthStack({}, true);
+    assemblyDir = synth.app.synth().directory;
+    template = synth.template;
+  });
+
+  describe('network', () => {
+    it('is a VPC with isolated subnets only: no NAT gateway, no internet gateway', () => {
+      template.resourceCountIs('AWS::EC2::NatGateway', 0);
+      template.resourceCountIs('AWS::EC2::InternetGateway', 0);
+      template.resourceCountIs('AWS::EC2::Subnet', 2);
+      template.allResourcesProperties('AWS::EC2::Subnet', { MapPublicIpOnLaunch: false });
+    });
+
+    it('logs rejected traffic', () => {
+      template.hasResourceProperties('AWS::EC2::FlowLog', { TrafficType: 'REJECT', LogDestinationType: 'cloud-watch-logs' });
+    });
+  });
+
+  describe('database', () => {
+    it('is Aurora PostgreSQL Serverless v2 with the Data API, encrypted, scaling from 0 ACU with a 5-minute auto-pause', () => {
+      template.hasResourceProperties('AWS::RDS::DBCluster', {
+        Engine: 'aurora-postgresql',
+        EngineVersion: AURORA_POSTGRES_VERSION.auroraPostgresFullVersion,
+        EnableHttpEndpoint: true,
+        StorageEncrypted: true,
+        DatabaseName: 'inbox',
+        ServerlessV2ScalingConfiguration: { MinCapacity: 0, MaxCapacity: 2, SecondsUntilAutoPause: 300 },
+        DeletionProtection: false,
+      });
+      template.hasResourceProperties('AWS::RDS::DBInstance', { DBInstanceClass: 'db.serverless', PubliclyAccessible: false });
+    });
+
+    it('runs a version with the Data API (17.4+) and auto-pause (13.15+, 14.12+, 15.7+, 16.3+, any 17)', () => {
+      const [major, minor] = AURORA_POSTGRES_VERSION.auroraPostgresFullVersion.split('.').map(Number) as [number, number];
+      const autoPauseMinor: Record<number, number> = { 13: 15, 14: 12, 15: 7, 16: 3, 17: 4 };
+      expect(major).toBeGreaterThanOrEqual(17);
+      expect(minor).toBeGreaterThanOrEqual(autoPauseMinor[17]!);
+    });
+
+    it('keeps a final snapshot on removal by default', () => {
+      const clusters = Object.values(template.findResources('AWS::RDS::DBCluster')) as Resources[string][];
+      expect(clusters[0]!.DeletionPolicy).toBe('Snapshot');
+    });
+
+    it('takes its credentials from a generated Secrets Manager secret', () => {
+      template.hasResourceProperties('AWS::SecretsManager::Secret', {
+        GenerateSecretString: Match.objectLike({ GenerateStringKey: 'password', SecretStringTemplate: '{"username":"inbox_admin"}' }),
+      });
+      template.hasResourceProperties('AWS::RDS::DBCluster', {
+        MasterUserPassword: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('resolve:secretsmanager')])] },
+      });
+    });
+  });
+
+  describe('migrations', () => {
+    it('run by a custom resource whose property is the hash of migrations/, so a change runs them again', () => {
+      template.hasResourceProperties('Custom::InboxMigrations', {
+        ServiceToken: Match.anyValue(),
+        MigrationsHash: migrationsHash(MIGRATIONS_DIR),
+      });
+    });
+
+    it('wait for the writer instance', () => {
+      const writer = logicalIdOf(template, 'AWS::RDS::DBInstance');
+      const [migrations] = Object.values(template.findResources('Custom::InboxMigrations')) as Resources[string][];
+      expect(migrations!.DependsOn).toContain(writer);
+    });
+
+    it('travel inside the migrate function asset, next to its bundle', () => {
+      const asset = assetDir(functionByDescription(template, /Applies the inbox migrations/));
+      const shipped = readdirSync(path.join(asset, 'migrations')).sort();
+      const repo = readdirSync(MIGRATIONS_DIR).filter((file) => file.endsWith('.sql')).sort();
+      expect(shipped).toEqual(repo);
+      for (const file of repo) {
+        expect(readFileSync(path.join(asset, 'migrations', file), 'utf8')).toBe(readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
+      }
+      expect(readdirSync(asset)).toContain('index.mjs');
+    });
+  });
+
+  describe('order worker', () => {
+    it('consumes a FIFO queue with a FIFO DLQ', () => {
+      const queues = Object.values(template.findResources('AWS::SQS::Queue')) as Resources[string][];
+      expect(queues).toHaveLength(2);
+      expect(queues.every((queue) => queue.Properties.FifoQueue === true)).toBe(true);
+    });
+
+    it('runs outside the VPC (the Data API needs none), after the migrations', () => {
+      const worker = functionByDescription(template, /Inbox consumer order-worker/);
+      expect(worker.Properties.VpcConfig).toBeUndefined();
+      expect(worker.DependsOn).toContain(logicalIdOf(template, 'Custom::InboxMigrations'));
+      expect(worker.Properties).toMatchObject({
+        Handler: 'index.handler',
+        Environment: { Variables: expect.objectContaining({ DATABASE_NAME: 'inbox', POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox/dev', POWERTOOLS_SERVICE_NAME: 'order-worker' }) },
+      });
+    });
+
+    it(`bundles to under ${WORKER_BUNDLE_BUDGET_BYTES} bytes`, () => {
+      const sizes: Record<string, number> = Object.fromEntries([
+        ['order worker', /Inbox consumer order-worker/],
+        ['migrate', /Applies the inbox migrations/],
+        ['inbox cleanup', /Deletes inbox rows/],
+      ].map(([name, description]) => [name, statSync(path.join(assetDir(functionByDescription(template, description as RegExp)), 'index.mjs')).size]));
+      for (const [name, bytes] of Object.entries(sizes)) console.info(`bundle ${name}: ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB) minified`);
+      expect(sizes['order worker']).toBeLessThan(WORKER_BUNDLE_BUDGET_BYTES);
+    });
+  });
+
+  describe('cleanup', () => {
+    it('runs daily on an EventBridge schedule with the retention and batch size as configuration', () => {
+      const cleanup = functionByDescription(template, /Deletes inbox rows older than 14 days/);
+      expect(cleanup.Properties.VpcConfig).toBeUndefined();
+      expect((cleanup.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+        RETENTION_DAYS: '14', CLEANUP_BATCH_SIZE: '1000',
+        CLUSTER_ARN: expect.anything(), SECRET_ARN: expect.anything(), DATABASE_NAME: 'inbox',
+      });
+      const cleanupId = Object.entries(template.findResources('AWS::Lambda::Function'))
+        .find(([, fn]) => fn.Properties.Description === cleanup.Properties.Description)![0];
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'cron(17 3 * * ? *)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [cleanupId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2 } })],
+      });
+    });
+
+    it('alarms when it fails', () => {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmDescription: Match.stringLikeRegexp('cleanup failed'), MetricName: 'Errors' });
+    });
+  });
+
+  describe('functions', () => {
+    it('are all arm64 and none lives in the VPC', () => {
+      const ours = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Architectures: ['arm64'] } }));
+      expect(ours).toHaveLength(3);
+      template.allResourcesProperties('AWS::Lambda::Function', { VpcConfig: Match.absent() });
+    });
+  });
+
+  describe('dashboard and outputs', () => {
+    it('graphs every outcome of the order worker', () => {
+      const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard', { Properties: { DashboardName: 'sqs-inbox-dev' } }));
+      const body = JSON.stringify(dashboard!.Properties.DashboardBody);
+      for (const outcome of INBOX_OUTCOMES) expect(body).toContain(`\\"${outcome}\\"`);
+      expect(body).toContain('processingLatency');
+      expect(body).toContain('ApproximateAgeOfOldestMessage');
+    });
+
+    it('outputs the queue URL, the DLQ URL, the cluster ARN and the secret ARN', () => {
+      for (const name of ['QueueUrl', 'DeadLetterQueueUrl', 'ClusterArn', 'SecretArn']) template.hasOutput(name, { Value: Match.anyValue() });
+    });
+  });
+});
+
+describe('the reference stack with context given', () => {
+  it('takes deletion protection, removal policy, capacities and retention from context, strings as -c gives them', () => {
+    const { stack, template } = synthStack({
+      stage: 'prod', deletionProtection: 'true', removalPolicy: 'retain', minCapacity: '0.5', maxCapacity: '8', retentionDays: '30',
+    });
+    expect(stack.stackName).toBe('SqsInbox-prod');
+    template.hasResourceProperties('AWS::RDS::DBCluster', {
+      DeletionProtection: true,
+      ServerlessV2ScalingConfiguration: { MinCapacity: 0.5, MaxCapacity: 8 },
+    });
+    const clusters = Object.values(template.findResources('AWS::RDS::DBCluster')) as Resources[string][];
+    expect(clusters[0]!.DeletionPolicy).toBe('Retain');
+    template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RETENTION_DAYS: '30' }) } });
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'sqs-inbox-prod' });
+  });
+
+  it('refuses a retention shorter than the DLQ keeps a message', () => {
+    expect(() => synthStack({ retentionDays: 7 })).toThrow(/inbox retention must be at least the dead-letter queue's message retention/);
+  });
+});

@@ -1,0 +1,76 @@
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { InboxStack } from '../../lib/inbox-stack.js';
+import { stackConfigFromContext } from '../../lib/stack-config.js';
+
+/** The reference stack from `context`; bundling is skipped, cdk-nag reads the template, not the code. */
+function referenceStack(context: Record<string, unknown> = {}): { app: App; stack: InboxStack } {
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new InboxStack(app, 'SqsInbox-nag', { config: stackConfigFromContext(app.node) });
+  return { app, stack };
+}
+
+/** Every finding cdk-nag's AwsSolutions pack reports and nobody acknowledged, as `rule at path`. */
+function unacknowledgedFindings(app: App, stack: Stack): string[] {
+  const report = new AwsSolutionsChecks(app).validateScope(stack);
+  return report.violations.flatMap((violation) =>
+    violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`));
+}
+
+/** The AwsSolutions acknowledgments recorded on the stack's constructs, with their reasons. */
+function acknowledgments(stack: Stack): { path: string; rule: string; reason: unknown }[] {
+  return stack.node.findAll().flatMap((construct) => construct.node.metadata
+    .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+    .flatMap((entry) => Object.entries(entry.data as Record<string, unknown>))
+    .filter(([rule]) => rule.includes('AwsSolutions-'))
+    .map(([rule, reason]) => ({ path: construct.node.path, rule, reason })));
+}
+
+describe('cdk-nag AwsSolutions on the reference stack', () => {
+  it('leaves no finding unacknowledged with the default context', () => {
+    const { app, stack } = referenceStack();
+    expect(unacknowledgedFindings(app, stack)).toEqual([]);
+  });
+
+  it('leaves no finding unacknowledged with deletion protection on, where that finding is fixed, not acknowledged', () => {
+    const { app, stack } = referenceStack({ deletionProtection: true, removalPolicy: 'retain' });
+    expect(unacknowledgedFindings(app, stack)).toEqual([]);
+    expect(acknowledgments(stack).map((ack) => ack.rule)).not.toContain('Annotation::AwsSolutions-RDS10');
+  });
+
+  it('gives every acknowledgment a reason of its own', () => {
+    const acks = acknowledgments(referenceStack().stack);
+    expect(acks.map((ack) => ack.rule.replace(/^Annotation::/, '').replace(/\[.*$/, '')).sort())
+      .toEqual(['AwsSolutions-IAM5', 'AwsSolutions-RDS10', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4']);
+    for (const ack of acks) {
+      expect(typeof ack.reason).toBe('string');
+      expect((ack.reason as string).length).toBeGreaterThan(60);
+    }
+    expect(new Set(acks.map((ack) => ack.reason)).size).toBe(acks.length);
+  });
+});
+
+describe('the cdk-nag check itself', () => {
+  it('reports a finding when there is one, so the checks above can fail', () => {
+    const app = new App();
+    const stack = new Stack(app, 'Broken');
+    new sqs.Queue(stack, 'Plain', { encryption: sqs.QueueEncryption.UNENCRYPTED });
+    expect(unacknowledgedFindings(app, stack)).toEqual(expect.arrayContaining([expect.stringMatching(/^AwsSolutions-SQS[0-9]+ at Broken\/Plain/)]));
+  });
+
+  it('fails the synth of an app that registers it, as bin/app.ts does', () => {
+    const app = new App();
+    const stack = new Stack(app, 'Broken');
+    new sqs.Queue(stack, 'Plain', { encryption: sqs.QueueEncryption.UNENCRYPTED });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).toThrow(/AwsSolutions-SQS2/);
+  });
+
+  it('lets the reference app synthesize with it registered, so the acknowledgments hold on the synth path too', () => {
+    const { app } = referenceStack();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).not.toThrow();
+  });
+});
