@@ -141,18 +141,24 @@ function prepare(message: OutgoingMessage, index: number, fifo: boolean, maxByte
   return { index, key, entry, size };
 }
 
-// Consecutive messages, at most 10 and `maxBytes` a batch, in the order given (FIFO order depends on it).
-function batches(prepared: readonly Prepared[], maxBytes: number): Prepared[][] {
+// Consecutive messages, at most 10 and `maxBytes` a batch, in the order given (FIFO order depends on
+// it). On FIFO a batch holds one message of each group at most: an entry SQS fails is retried before
+// the next batch, so it can never land behind a later message of its own group.
+function batches(prepared: readonly Prepared[], maxBytes: number, fifo: boolean): Prepared[][] {
   const result: Prepared[][] = [];
   let current: Prepared[] = [];
+  let groups = new Set<string | undefined>();
   let bytes = 0;
   for (const item of prepared) {
-    if (current.length === MAX_ENTRIES || bytes + item.size > maxBytes) {
+    const groupTaken = fifo && groups.has(item.entry.MessageGroupId);
+    if (current.length === MAX_ENTRIES || bytes + item.size > maxBytes || groupTaken) {
       result.push(current);
       current = [];
+      groups = new Set();
       bytes = 0;
     }
     current.push(item);
+    groups.add(item.entry.MessageGroupId);
     bytes += item.size;
   }
   if (current.length > 0) result.push(current);
@@ -183,9 +189,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * and 256 KiB; entries SQS failed on its side, and batches whose call failed in a retryable way,
  * are sent again with the same keys, with jittered backoff, up to `maxAttempts`. A message that
  * cannot be sent ends in `failed` with the reason; nothing is thrown for a message's content.
- * Batches go one after another, a batch's retries before the next batch, so a FIFO group keeps its
- * order across batches; inside one batch, an entry retried after a later entry of its group was
- * taken lands after that entry.
+ * Batches go one after another, a batch's retries before the next batch, and on FIFO a batch holds
+ * at most one message of each group, so a group keeps its order through retries (a FIFO workload of
+ * one group goes one message a call).
  *
  * @example
  * ```ts
@@ -219,7 +225,7 @@ export async function sendMessages(
     else failed.push({ ...prepared, attempts: 0 });
   });
 
-  for (const batch of batches(ready, maxBatchBytes)) {
+  for (const batch of batches(ready, maxBatchBytes, fifo)) {
     let pending = batch;
     let lastError: { code: string; message: string } = { code: 'InternalError', message: 'not sent' };
     for (let attempt = 1; pending.length > 0; attempt += 1) {

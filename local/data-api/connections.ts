@@ -4,10 +4,12 @@ import { badRequest } from './service-errors.js';
 /** Every value as the server's text: the operations format fields by column type themselves. */
 const TEXT_TYPES: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 const DATABASE_NAME_MAX = 64;
+// Connections are reused as the service reuses them: opening one per transaction costs a backend each time.
+const POOL_SIZE = { autocommit: 20, transaction: 100 } as const;
 
 /**
  * Connections to the databases of one PostgreSQL server, as Aurora's Data API keeps them: a pool per
- * database for autocommit calls, and a client of its own per transaction. Sessions run in UTC with
+ * database for autocommit calls, and a connection of its own per open transaction. Sessions run in UTC with
  * the Data API's statement timeout.
  *
  * @example
@@ -18,6 +20,7 @@ const DATABASE_NAME_MAX = 64;
  */
 export class Connections {
   private readonly pools = new Map<string, pg.Pool>();
+  private readonly transactionPools = new Map<string, pg.Pool>();
   private readonly server: URL;
 
   public constructor(databaseUrl: string, private readonly statementTimeoutMs: number) {
@@ -50,34 +53,35 @@ export class Connections {
 
   /** The pool of autocommit calls on a database. */
   public pool(database: string | undefined): pg.Pool {
+    return this.poolOf(this.pools, database, POOL_SIZE.autocommit);
+  }
+
+  /**
+   * A connection of its own for one transaction, from the database's pool of transaction
+   * connections (apart from the autocommit pool, so open transactions never starve it). The caller
+   * releases it, destroying it when it may be in a bad state.
+   */
+  public async client(database: string | undefined): Promise<pg.PoolClient> {
+    return this.poolOf(this.transactionPools, database, POOL_SIZE.transaction).connect();
+  }
+
+  private poolOf(pools: Map<string, pg.Pool>, database: string | undefined, max: number): pg.Pool {
     const name = this.databaseName(database);
-    let pool = this.pools.get(name);
+    let pool = pools.get(name);
     if (pool === undefined) {
-      pool = new pg.Pool({ ...this.config(name), max: 20, idleTimeoutMillis: 10_000 });
+      pool = new pg.Pool({ ...this.config(name), max, idleTimeoutMillis: 10_000 });
       // A dropped idle connection must not take the emulator down; the next call reconnects.
       pool.on('error', () => undefined);
-      this.pools.set(name, pool);
+      pools.set(name, pool);
     }
     return pool;
   }
 
-  /** A connected client of its own, for one transaction. */
-  public async client(database: string | undefined): Promise<pg.Client> {
-    const client = new pg.Client(this.config(database));
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    return client;
-  }
-
   /** Ends every pool. */
   public async close(): Promise<void> {
-    const pools = [...this.pools.values()];
+    const pools = [...this.pools.values(), ...this.transactionPools.values()];
     this.pools.clear();
+    this.transactionPools.clear();
     await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)));
   }
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ColumnTypes } from './column-types.js';
+import { listenOnLoopback, readBody } from '../loopback-http.js';
 import { Connections } from './connections.js';
 import { Faults, type Latency } from './faults.js';
 import { OPERATIONS, serviceErrorOf, type OperationContext, type RequestBody } from './operations.js';
@@ -62,19 +62,6 @@ export interface RunningDataApi {
 const DEFAULTS = { port: 0, idleTimeoutMs: 180_000, statementTimeoutMs: 45_000, latencyMs: 0 } as const;
 // The service takes requests of up to 4 MiB.
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
-
-function readBody(request: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => (size > MAX_REQUEST_BYTES ? reject(badRequest('Request is larger than 4 MiB.')) : resolve(Buffer.concat(chunks).toString('utf8'))));
-    request.on('error', reject);
-  });
-}
 
 function parseBody(text: string): RequestBody {
   let body: unknown;
@@ -141,7 +128,7 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
     calls[operation.name] = (calls[operation.name] ?? 0) + 1;
     void (async () => {
       try {
-        const body = parseBody(await readBody(request));
+        const body = parseBody(await readBody(request, MAX_REQUEST_BYTES, () => badRequest('Request is larger than 4 MiB.')));
         await faults.beforeCall();
         send(response, 200, await operation.run(body, context));
       } catch (error) {
@@ -154,17 +141,10 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
   });
   server.keepAliveTimeout = 5_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(settings.port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const endpoint = await listenOnLoopback(server, settings.port);
 
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint,
     pause: (ms) => faults.pause(ms),
     setLatency: (latency) => faults.setLatency(latency),
     stats: () => ({ calls: { ...calls }, total, errors: { ...errors }, openTransactions: transactions.size }),

@@ -6,9 +6,11 @@ import { badRequest, transactionNotFound } from './service-errors.js';
 export interface OpenTransaction {
   readonly id: string;
   readonly database: string;
-  readonly client: pg.Client;
+  readonly client: pg.PoolClient;
   busy: boolean;
   timer: NodeJS.Timeout | undefined;
+  /** Hands the connection back to the pool, once; with an error it is destroyed instead of reused. */
+  giveBack(error?: Error): void;
 }
 
 /**
@@ -33,21 +35,40 @@ export class Transactions {
     return this.open.size;
   }
 
-  /** Starts a transaction on a client of its own and returns its id. */
-  public async begin(database: string, client: pg.Client): Promise<string> {
+  /** Starts a transaction on a connection of its own and returns its id. */
+  public async begin(database: string, client: pg.PoolClient): Promise<string> {
+    // A connection that breaks ends its transaction, as a failover would; its error must not take the emulator down.
+    const ignore = () => undefined;
+    const ended = () => {
+      this.forget(tx);
+      tx.giveBack(new Error('The connection of the transaction ended.'));
+    };
+    let released = false;
+    const tx: OpenTransaction = {
+      id: randomBytes(66).toString('base64'),
+      database,
+      client,
+      busy: false,
+      timer: undefined,
+      giveBack: (error) => {
+        if (released) return;
+        released = true;
+        client.off('error', ignore);
+        client.off('end', ended);
+        client.release(error);
+      },
+    };
+    client.on('error', ignore);
+    client.on('end', ended);
     try {
       await client.query('BEGIN');
     } catch (error) {
-      await client.end().catch(() => undefined);
+      tx.giveBack(error as Error);
       throw error;
     }
-    const id = randomBytes(66).toString('base64');
-    const tx: OpenTransaction = { id, database, client, busy: false, timer: undefined };
-    this.open.set(id, tx);
-    // A connection that breaks ends its transaction, as a failover would.
-    client.on('end', () => this.forget(tx));
+    this.open.set(tx.id, tx);
     this.arm(tx);
-    return id;
+    return tx.id;
   }
 
   /** The transaction, marked busy for one call. */
@@ -70,10 +91,15 @@ export class Transactions {
   /** Ends `tx` with COMMIT or ROLLBACK and forgets it, whatever the statement does. */
   public async finish(tx: OpenTransaction, statement: 'COMMIT' | 'ROLLBACK'): Promise<void> {
     this.forget(tx);
+    let broken: Error | undefined;
     try {
       await tx.client.query(statement);
+    } catch (error) {
+      broken = error as Error;
+      throw error;
     } finally {
-      await tx.client.end().catch(() => undefined);
+      // A connection whose COMMIT or ROLLBACK failed is not handed to the next transaction.
+      tx.giveBack(broken);
     }
   }
 

@@ -28,8 +28,9 @@ export interface FaultCall {
  * - `deliverTwice`: asked for each message a receive hands out. When true, the next receive (by any
  *   caller; waiting long polls wake at once) gets the same message again, with its own receipt
  *   handle, while the first receiver still holds it, and either handle deletes it. A standard queue
- *   does this when a copy on another server was missed; on a FIFO queue it stands for a consumer
- *   whose visibility timeout ran out while it was still working.
+ *   does this when a copy on another server was missed. On a FIFO queue it stands for a consumer
+ *   whose visibility timeout ran out while it was still working: the next receive gets the group
+ *   from its head, the first receiver's earlier in-flight messages of the group included, in order.
  * - `failSendEntry`: asked for each SendMessageBatch entry. When true, the entry is answered in
  *   `Failed` with InternalError (SenderFault false) and nothing is stored: the producer should retry it.
  * - `loseResponse`: asked after a request was applied. When true, the answer is HTTP 500

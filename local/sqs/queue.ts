@@ -136,8 +136,8 @@ export class Queue {
   }
 
   /**
-   * Hands out up to `max` messages and makes them invisible for `visibilityTimeout` seconds. A
-   * message pending a duplicate delivery comes first. A message whose next receive would exceed
+   * Hands out up to `max` messages and makes them invisible for `visibilityTimeout` seconds.
+   * Messages pending a duplicate delivery come first. A message whose next receive would exceed
    * the redrive policy's maxReceiveCount moves to the dead-letter queue instead. On FIFO, messages
    * come group by group, oldest group first, as many of one group as possible and in order; a
    * group with a message in flight gives none.
@@ -145,10 +145,7 @@ export class Queue {
   public receive(request: ReceiveRequest): Delivery[] {
     this.sweep(request.now);
     const deliveries: Delivery[] = [];
-    for (const message of this.messages.values()) {
-      if (deliveries.length >= request.max) return deliveries;
-      if (message.duplicatePending) deliveries.push(this.deliver(message, request, true));
-    }
+    this.receiveDuplicates(request, deliveries);
     if (this.settings.fifo) this.receiveFifo(request, deliveries);
     else this.receiveStandard(request, deliveries);
     return deliveries;
@@ -252,12 +249,34 @@ export class Queue {
       }) ?? false;
       if (again) {
         message.duplicatePending = true;
+        // On FIFO the copy stands for a receiver whose visibility timeout ran out: the next receiver
+        // gets the group from its head, so the in-flight messages before this one come again too.
+        if (this.settings.fifo) {
+          for (const earlier of this.groups.get(message.groupId ?? '') ?? []) {
+            if (earlier === message) break;
+            if (earlier.receipts.size > 0 && earlier.visibleAt > request.now) earlier.duplicatePending = true;
+          }
+        }
         request.faultCounts.deliveredTwice += 1;
         // A long poll waiting elsewhere takes the copy now, so two receivers hold it at once.
         queueMicrotask(() => this.notify());
       }
     }
     return { message, receiptHandle };
+  }
+
+  // Copies first. On FIFO they go in order, and a group whose copies do not all fit loses the rest
+  // of them, so no other receiver gets a later copy of the group while this one works on an earlier.
+  private receiveDuplicates(request: ReceiveRequest, deliveries: Delivery[]): void {
+    const pending = [...this.messages.values()].filter((message) => message.duplicatePending);
+    if (this.settings.fifo) pending.sort(compareSequence);
+    for (const message of pending) {
+      if (deliveries.length < request.max) {
+        deliveries.push(this.deliver(message, request, true));
+      } else if (this.settings.fifo && deliveries.some((delivery) => delivery.message.groupId === message.groupId)) {
+        message.duplicatePending = false;
+      }
+    }
   }
 
   private shouldRedrive(message: StoredMessage): boolean {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, readBody } from '../loopback-http.js';
 import type { FaultCounts, SqsFaults } from './faults.js';
 import type { OperationContext } from './operation-context.js';
 import { OPERATIONS } from './operations.js';
@@ -69,21 +69,6 @@ const DEFAULTS = { port: 0, now: Date.now, accountId: '000000000000', region: 'u
 // SQS takes request bodies of a few MiB at most; a batch holds 256 KiB of messages plus JSON and base64 overhead.
 const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 const TARGET_PREFIX = 'AmazonSQS.';
-
-function readBody(request: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => (size > MAX_REQUEST_BYTES
-      ? reject(new SqsError('RequestEntityTooLarge', 'RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413))
-      : resolve(Buffer.concat(chunks).toString('utf8'))));
-    request.on('error', reject);
-  });
-}
 
 function parseBody(text: string): Record<string, unknown> {
   let body: unknown;
@@ -157,15 +142,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
 
   const server = http.createServer();
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(settings.port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = await listenOnLoopback(server, settings.port);
   const queues = new Queues({ accountId: settings.accountId, region: settings.region, baseUrl: endpoint });
 
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
@@ -194,7 +171,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
     };
     void (async () => {
       try {
-        const body = parseBody(await readBody(request));
+        const body = parseBody(await readBody(request, MAX_REQUEST_BYTES, () => new SqsError('RequestEntityTooLarge', 'RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413)));
         const output = await operation(body, context);
         if (faults.loseResponse?.({ operation: operationName!, queueName: queueNameOf(body) }) === true) {
           faultCounts.lostResponses += 1;

@@ -17,8 +17,7 @@ import {
   type SqlParameter,
 } from '@aws-sdk/client-rds-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDataApi, type RunningDataApi, type StartDataApiOptions } from '../../local/data-api/index.js';
-import { LOCAL_TARGET, localClient } from '../support/data-api.js';
+import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type RunningDataApi, type StartDataApiOptions } from '../../local/data-api/index.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 
 let fresh: FreshDatabase;
@@ -43,14 +42,14 @@ afterAll(async () => {
 /** An emulator of this file's own on the fresh database, with the real SDK client on it. */
 async function emulator(options: Omit<StartDataApiOptions, 'databaseUrl'> = {}) {
   const running = await startDataApi({ databaseUrl: fresh.url, ...options });
-  const sdk = localClient(running.endpoint);
+  const sdk = localDataApiClient(running.endpoint);
   started.push({ api: running, client: sdk });
   return { api: running, client: sdk };
 }
 
 const execute = (input: Omit<ExecuteStatementCommandInput, 'resourceArn' | 'secretArn'>, sdk = client) =>
-  sdk.send(new ExecuteStatementCommand({ ...LOCAL_TARGET, ...input }));
-const begin = (sdk = client) => sdk.send(new BeginTransactionCommand({ ...LOCAL_TARGET })).then((out) => out.transactionId!);
+  sdk.send(new ExecuteStatementCommand({ ...LOCAL_DATA_API_TARGET, ...input }));
+const begin = (sdk = client) => sdk.send(new BeginTransactionCommand({ ...LOCAL_DATA_API_TARGET })).then((out) => out.transactionId!);
 const text = (name: string, value: string, typeHint?: SqlParameter['typeHint']): SqlParameter => ({ name, value: { stringValue: value }, typeHint });
 
 /** What the SDK threw, to compare class, name and message. */
@@ -79,15 +78,15 @@ describe('the five restJson1 operations, on 127.0.0.1 only, SigV4 not checked', 
   it('serves Execute, BatchExecute, BeginTransaction, CommitTransaction and RollbackTransaction through the SDK', async () => {
     const id = randomUUID();
     await client.send(new BatchExecuteStatementCommand({
-      ...LOCAL_TARGET, sql: 'INSERT INTO orders (order_id) VALUES (:id)',
+      ...LOCAL_DATA_API_TARGET, sql: 'INSERT INTO orders (order_id) VALUES (:id)',
       parameterSets: [[text('id', id, 'UUID')]],
     }));
     const committed = await begin();
     await execute({ sql: 'UPDATE orders SET version = 1 WHERE order_id = :id', parameters: [text('id', id, 'UUID')], transactionId: committed });
-    expect(await client.send(new CommitTransactionCommand({ ...LOCAL_TARGET, transactionId: committed }))).toMatchObject({ transactionStatus: 'Transaction Committed' });
+    expect(await client.send(new CommitTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId: committed }))).toMatchObject({ transactionStatus: 'Transaction Committed' });
     const rolledBack = await begin();
     await execute({ sql: 'UPDATE orders SET version = 2 WHERE order_id = :id', parameters: [text('id', id, 'UUID')], transactionId: rolledBack });
-    expect(await client.send(new RollbackTransactionCommand({ ...LOCAL_TARGET, transactionId: rolledBack }))).toMatchObject({ transactionStatus: 'Rollback Complete' });
+    expect(await client.send(new RollbackTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId: rolledBack }))).toMatchObject({ transactionStatus: 'Rollback Complete' });
     const { records } = await execute({ sql: 'SELECT version FROM orders WHERE order_id = :id', parameters: [text('id', id, 'UUID')] });
     expect(records).toEqual([[{ longValue: 1 }]]);
   });
@@ -104,13 +103,13 @@ describe('the five restJson1 operations, on 127.0.0.1 only, SigV4 not checked', 
   });
 
   it('answers a request without any signature', async () => {
-    const answer = await post('/Execute', JSON.stringify({ ...LOCAL_TARGET, sql: 'SELECT 1 AS one' }));
+    const answer = await post('/Execute', JSON.stringify({ ...LOCAL_DATA_API_TARGET, sql: 'SELECT 1 AS one' }));
     expect(answer.status).toBe(200);
     expect(answer.body.records).toEqual([[{ longValue: 1 }]]);
   });
 
   it('answers errors with the HTTP status, x-amzn-ErrorType and a message body', async () => {
-    const answer = await post('/Execute', JSON.stringify({ ...LOCAL_TARGET, sql: 'SELECT 1 / 0' }));
+    const answer = await post('/Execute', JSON.stringify({ ...LOCAL_DATA_API_TARGET, sql: 'SELECT 1 / 0' }));
     expect(answer).toEqual({ status: 400, errorType: 'DatabaseErrorException', body: { message: 'ERROR: division by zero; SQLState: 22012' } });
   });
 });
@@ -192,9 +191,9 @@ describe('each transaction has a connection of its own', () => {
     const seen = async (transactionId?: string) => (await execute({ sql: 'SELECT count(*) AS n FROM orders WHERE order_id = :id', parameters: [text('id', id, 'UUID')], transactionId })).records?.[0]?.[0]?.longValue;
     expect(await seen(b)).toBe(0);
     expect(await seen()).toBe(0);
-    await client.send(new CommitTransactionCommand({ ...LOCAL_TARGET, transactionId: a }));
+    await client.send(new CommitTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId: a }));
     expect(await seen(b)).toBe(1);
-    await client.send(new RollbackTransactionCommand({ ...LOCAL_TARGET, transactionId: b }));
+    await client.send(new RollbackTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId: b }));
   });
 });
 
@@ -218,7 +217,7 @@ describe('a transaction is rolled back after its idle timeout', () => {
       await new Promise((resolve) => setTimeout(resolve, 120));
       await execute({ sql: 'SELECT 1', transactionId }, sdk);
     }
-    await expect(sdk.send(new CommitTransactionCommand({ ...LOCAL_TARGET, transactionId }))).resolves.toMatchObject({ transactionStatus: 'Transaction Committed' });
+    await expect(sdk.send(new CommitTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId }))).resolves.toMatchObject({ transactionStatus: 'Transaction Committed' });
   });
 });
 
@@ -228,7 +227,7 @@ describe('a transaction is rolled back after a failed statement', () => {
     const id = randomUUID();
     await execute({ sql: 'INSERT INTO orders (order_id) VALUES (:id)', parameters: [text('id', id, 'UUID')], transactionId });
     expect(await thrown(execute({ sql: 'SELECT 1 / 0', transactionId }))).toBeInstanceOf(DatabaseErrorException);
-    expect(await thrown(client.send(new CommitTransactionCommand({ ...LOCAL_TARGET, transactionId })))).toBeInstanceOf(TransactionNotFoundException);
+    expect(await thrown(client.send(new CommitTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId })))).toBeInstanceOf(TransactionNotFoundException);
     expect((await fresh.pool.query('SELECT 1 FROM orders WHERE order_id = $1', [id])).rowCount).toBe(0);
   });
 });
@@ -244,7 +243,7 @@ describe('a second call on a transaction while one runs is refused at once', () 
     expect(error).toBeInstanceOf(BadRequestException);
     expect(error.message).toBe('Transaction is still running a query');
     await slow;
-    await expect(client.send(new CommitTransactionCommand({ ...LOCAL_TARGET, transactionId }))).resolves.toBeDefined();
+    await expect(client.send(new CommitTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId }))).resolves.toBeDefined();
   });
 });
 
@@ -334,10 +333,10 @@ describe('the request database is honoured', () => {
 
   it('binds a transaction to the database of its BeginTransaction', async () => {
     const name = new URL(other.url).pathname.slice(1);
-    const { transactionId } = await client.send(new BeginTransactionCommand({ ...LOCAL_TARGET, database: name }));
+    const { transactionId } = await client.send(new BeginTransactionCommand({ ...LOCAL_DATA_API_TARGET, database: name }));
     const { records } = await execute({ sql: 'SELECT current_database()', transactionId });
     expect(records).toEqual([[{ stringValue: name }]]);
-    await client.send(new RollbackTransactionCommand({ ...LOCAL_TARGET, transactionId }));
+    await client.send(new RollbackTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId }));
   });
 });
 
@@ -378,10 +377,10 @@ describe('malformed requests get the service error and the server keeps serving'
   it.each([
     ['bad JSON', '{"resourceArn":', /not valid JSON/],
     ['a body that is not an object', '[1]', /JSON object/],
-    ['no resourceArn', JSON.stringify({ secretArn: LOCAL_TARGET.secretArn, sql: 'SELECT 1' }), /resourceArn is required/],
-    ['no sql', JSON.stringify({ ...LOCAL_TARGET }), /sql is required/],
-    ['a longValue that is a string', JSON.stringify({ ...LOCAL_TARGET, sql: 'SELECT :n', parameters: [{ name: 'n', value: { longValue: 'one' } }] }), /longValue must be an integer/],
-    ['includeResultMetadata that is not a boolean', JSON.stringify({ ...LOCAL_TARGET, sql: 'SELECT 1', includeResultMetadata: 'yes' }), /includeResultMetadata must be a boolean/],
+    ['no resourceArn', JSON.stringify({ secretArn: LOCAL_DATA_API_TARGET.secretArn, sql: 'SELECT 1' }), /resourceArn is required/],
+    ['no sql', JSON.stringify({ ...LOCAL_DATA_API_TARGET }), /sql is required/],
+    ['a longValue that is a string', JSON.stringify({ ...LOCAL_DATA_API_TARGET, sql: 'SELECT :n', parameters: [{ name: 'n', value: { longValue: 'one' } }] }), /longValue must be an integer/],
+    ['includeResultMetadata that is not a boolean', JSON.stringify({ ...LOCAL_DATA_API_TARGET, sql: 'SELECT 1', includeResultMetadata: 'yes' }), /includeResultMetadata must be a boolean/],
   ])('%s: BadRequestException', async (_label, body, message) => {
     const answer = await post('/Execute', body);
     expect(answer.status).toBe(400);
@@ -397,7 +396,7 @@ describe('malformed requests get the service error and the server keeps serving'
   });
 
   it('answers a missing sql through the SDK with BadRequestException', async () => {
-    const error = await thrown(client.send(new ExecuteStatementCommand({ ...LOCAL_TARGET } as ExecuteStatementCommandInput)));
+    const error = await thrown(client.send(new ExecuteStatementCommand({ ...LOCAL_DATA_API_TARGET } as ExecuteStatementCommandInput)));
     expect(error).toBeInstanceOf(BadRequestException);
   });
 });
@@ -407,7 +406,7 @@ describe('stats count the calls per operation', () => {
     const { api: counted, client: sdk } = await emulator();
     const transactionId = await begin(sdk);
     await execute({ sql: 'SELECT 1', transactionId }, sdk);
-    await sdk.send(new CommitTransactionCommand({ ...LOCAL_TARGET, transactionId }));
+    await sdk.send(new CommitTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId }));
     await thrown(execute({ sql: 'SELECT 1 / 0' }, sdk));
     expect(counted.stats()).toEqual({
       calls: { BeginTransaction: 1, ExecuteStatement: 2, CommitTransaction: 1 },

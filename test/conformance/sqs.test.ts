@@ -33,6 +33,7 @@ import {
   type SendMessageCommandInput,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaultMessage } from '../../local/sqs/index.js';
 import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
 
 let local: TestSqs;
@@ -610,14 +611,14 @@ describe('redrive to a dead-letter queue', () => {
 
 describe('fault hooks', () => {
   let faulty: TestSqs;
-  let deliverTwice = false;
+  let deliverTwice: (message: FaultMessage) => boolean = () => false;
   let failEntries = false;
   let loseNext = 0;
 
   beforeAll(async () => {
     faulty = await startTestSqs({
       faults: {
-        deliverTwice: () => deliverTwice,
+        deliverTwice: (message) => deliverTwice(message),
         failSendEntry: (entry) => failEntries && entry.body.startsWith('fail'),
         loseResponse: ({ operation }) => {
           if (operation !== 'SendMessage' || loseNext === 0) return false;
@@ -635,9 +636,9 @@ describe('fault hooks', () => {
   it('deliverTwice hands one message to two receivers at once, and either handle deletes it', async () => {
     const queueUrl = await faulty.createQueue(queueName('twice'), { VisibilityTimeout: '1' });
     await faulty.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'twice' }));
-    deliverTwice = true;
+    deliverTwice = () => true;
     const first = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }));
-    deliverTwice = false;
+    deliverTwice = () => false;
     const second = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }));
     expect(second.Messages?.[0]?.MessageId).toBe(first.Messages?.[0]?.MessageId);
     expect(second.Messages?.[0]?.ReceiptHandle).not.toBe(first.Messages?.[0]?.ReceiptHandle);
@@ -645,6 +646,37 @@ describe('fault hooks', () => {
     faulty.clock.advance(2);
     expect((await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }))).Messages).toBeUndefined();
     expect(faulty.sqs.stats().faults.deliveredTwice).toBe(1);
+  });
+
+  it('deliverTwice on FIFO hands the next receiver the group from its head, in order, as when a visibility timeout runs out mid-batch', async () => {
+    const queueUrl = await faulty.createQueue(queueName('twice', true), { VisibilityTimeout: '30' });
+    for (const body of ['a', 'b', 'c']) {
+      await faulty.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body, MessageGroupId: 'g', MessageDeduplicationId: body }));
+    }
+    deliverTwice = (message) => message.body === 'b';
+    const first = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
+    deliverTwice = () => false;
+    const second = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
+    const third = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
+
+    expect(first.Messages?.map((message) => message.Body)).toEqual(['a', 'b', 'c']);
+    expect(second.Messages?.map((message) => message.Body)).toEqual(['a', 'b']);
+    expect(third.Messages).toBeUndefined();
+  });
+
+  it('deliverTwice on FIFO never hands out a later copy of a group while an earlier one is with another receiver', async () => {
+    const queueUrl = await faulty.createQueue(queueName('twice-cut', true), { VisibilityTimeout: '30' });
+    for (const body of ['a', 'b', 'c']) {
+      await faulty.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body, MessageGroupId: 'g', MessageDeduplicationId: body }));
+    }
+    deliverTwice = (message) => message.body === 'c';
+    await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
+    deliverTwice = () => false;
+    const second = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 2 }));
+    const third = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
+
+    expect(second.Messages?.map((message) => message.Body)).toEqual(['a', 'b']);
+    expect(third.Messages).toBeUndefined();
   });
 
   it('failSendEntry answers chosen entries in Failed as a server fault and stores nothing for them', async () => {

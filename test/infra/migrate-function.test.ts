@@ -3,17 +3,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
+import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { handler } from '../../functions/migrate/index.js';
 import { onMigrationsEvent } from '../../functions/migrate/on-event.js';
 import { isResuming, untilResumed } from '../../functions/migrate/until-resumed.js';
-import { startDataApi } from '../../local/data-api/index.js';
-import type { RunningDataApi } from '../../local/data-api/index.js';
+import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { databaseUrl } from '../support/database-url.js';
-import { LOCAL_TARGET } from '../support/data-api.js';
+import { lambdaContext } from '../support/sqs-events.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 const REPO_MIGRATIONS = readdirSync(MIGRATIONS_DIR).filter((file) => file.endsWith('.sql')).sort();
@@ -34,12 +33,6 @@ function cfnEvent(requestType: 'Create' | 'Update' | 'Delete', physicalResourceI
     return { ...common, RequestType: 'Update', PhysicalResourceId: physicalResourceId!, OldResourceProperties: { ServiceToken: 'token', MigrationsHash: 'old' } };
   }
   return { ...common, RequestType: 'Delete', PhysicalResourceId: physicalResourceId! };
-}
-
-/** A Lambda context with `remainingMs` left. */
-function lambdaContext(remainingMs = 300_000): Context {
-  const deadline = Date.now() + remainingMs;
-  return { getRemainingTimeInMillis: () => deadline - Date.now() } as Context;
 }
 
 const resuming = () => Object.assign(new Error('Database is resuming'), { name: 'DatabaseResumingException' });
@@ -132,8 +125,8 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
     scratch = mkdtempSync(path.join(tmpdir(), 'migrations-'));
     // What the function's environment holds in AWS, pointed at the emulator.
     Object.assign(process.env, {
-      CLUSTER_ARN: LOCAL_TARGET.resourceArn,
-      SECRET_ARN: LOCAL_TARGET.secretArn,
+      CLUSTER_ARN: LOCAL_DATA_API_TARGET.resourceArn,
+      SECRET_ARN: LOCAL_DATA_API_TARGET.secretArn,
       DATABASE_NAME: database,
       AWS_ENDPOINT_URL_RDS_DATA: api.endpoint,
       AWS_REGION: 'us-east-1',
@@ -150,7 +143,7 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
   });
 
   it('applies every migration of the folder on Create', async () => {
-    const response = await handler(cfnEvent('Create'), lambdaContext());
+    const response = await handler(cfnEvent('Create'), lambdaContext(300_000));
     expect(response).toEqual({
       PhysicalResourceId: `inbox-migrations:${database}`,
       Data: { Applied: REPO_MIGRATIONS.join(','), AlreadyApplied: '' },
@@ -161,7 +154,7 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
   });
 
   it('applies nothing twice on the next deploy', async () => {
-    const response = await handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext());
+    const response = await handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext(300_000));
     expect(response.Data).toEqual({ Applied: '', AlreadyApplied: REPO_MIGRATIONS.join(',') });
   });
 
@@ -171,7 +164,7 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
     writeFileSync(path.join(scratch, '9002_broken.sql'), 'CREATE TABLE migrate_probe_2 (id int);\nALTER TABLE no_such_table ADD COLUMN x int;');
     process.env.MIGRATIONS_DIR = scratch;
     try {
-      await expect(handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext())).rejects.toThrow(/Migration 9002_broken\.sql failed at statement 2 of 2/);
+      await expect(handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext(300_000))).rejects.toThrow(/Migration 9002_broken\.sql failed at statement 2 of 2/);
     } finally {
       process.env.MIGRATIONS_DIR = MIGRATIONS_DIR;
     }
@@ -182,14 +175,14 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
   it('waits for a paused database to resume', async () => {
     api.resetStats();
     api.pause(800);
-    const response = await handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext());
+    const response = await handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext(300_000));
     expect(response.Data?.AlreadyApplied).toBe(REPO_MIGRATIONS.join(','));
     expect(api.stats().errors.DatabaseResumingException).toBeGreaterThan(0);
   });
 
   it('does not touch the database on Delete', async () => {
     api.resetStats();
-    await handler(cfnEvent('Delete', `inbox-migrations:${database}`), lambdaContext());
+    await handler(cfnEvent('Delete', `inbox-migrations:${database}`), lambdaContext(300_000));
     expect(api.stats().total).toBe(0);
   });
 });

@@ -15,7 +15,8 @@ import {
   type Transaction,
 } from '../../functions/inbox/index.js';
 import { isTransient } from '../../functions/inbox/transient.js';
-import { LOCAL_TARGET, openDataApi, type LocalDataApi } from '../support/data-api.js';
+import { LOCAL_DATA_API_TARGET } from '../../local/data-api/index.js';
+import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { seedOrders, uniqueConsumer } from '../support/orders.js';
 import { failedIds, lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
@@ -320,6 +321,6 @@ describe('close', () => {
   it('leaves a client it was given open', async () => {
     const one = await open();
     await one.db.close();
-    await expect(one.client.send(new ExecuteStatementCommand({ ...LOCAL_TARGET, sql: 'SELECT 1' }))).resolves.toBeDefined();
+    await expect(one.client.send(new ExecuteStatementCommand({ ...LOCAL_DATA_API_TARGET, sql: 'SELECT 1' }))).resolves.toBeDefined();
   });
 });

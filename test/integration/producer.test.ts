@@ -1,6 +1,7 @@
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessages } from '../../functions/inbox/index.js';
+import { drainQueue } from '../../local/demo/local-stack.js';
 import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
 
 let local: TestSqs;
@@ -89,6 +90,20 @@ describe('sendMessages against the emulator', () => {
       ['customer-0', 'order-0'], ['customer-0', 'order-2'], ['customer-0', 'order-4'],
       ['customer-1', 'order-1'], ['customer-1', 'order-3'], ['customer-1', 'order-5'],
     ]);
+  });
+
+  it('on FIFO, an entry SQS failed is retried before any later message of its group is sent, so the group keeps its order', async () => {
+    const queueUrl = await local.createQueue(queueName('producer-fifo-order', true));
+    const messages = Array.from({ length: 12 }, (_, i) => ({ body: `step-${i}`, key: `step-${i}`, groupId: `customer-${i % 3}` }));
+    failFirstTry = new Set(['step-0', 'step-4', 'step-8']);
+    const result = await sendMessages(local.client, queueUrl, messages, { baseDelayMs: 1 });
+    expect(result.failed).toEqual([]);
+    // Deleting as it goes, or FIFO would hold each group after its first receive.
+    const received = await drainQueue(local.client, queueUrl);
+    const bodiesOf = (group: string) => received.filter((message) => message.Attributes?.MessageGroupId === group).map((message) => message.Body);
+    expect(bodiesOf('customer-0')).toEqual(['step-0', 'step-3', 'step-6', 'step-9']);
+    expect(bodiesOf('customer-1')).toEqual(['step-1', 'step-4', 'step-7', 'step-10']);
+    expect(bodiesOf('customer-2')).toEqual(['step-2', 'step-5', 'step-8', 'step-11']);
   });
 
   it('reports a message over 256 KiB as failed and sends the rest', async () => {

@@ -1,17 +1,6 @@
-import { RDSDataClient } from '@aws-sdk/client-rds-data';
-import { dataApiDatabase, type Database, type DataApiDatabaseOptions } from '../../functions/inbox/index.js';
-import { startDataApi, type RunningDataApi, type StartDataApiOptions } from '../../local/data-api/index.js';
-
-/** ARNs the emulator accepts; it serves whatever cluster it is asked for. */
-export const LOCAL_TARGET = {
-  resourceArn: 'arn:aws:rds:us-east-1:123456789012:cluster:local',
-  secretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:local',
-} as const;
-
-/** The real SDK client, pointed at an emulator. */
-export function localClient(endpoint: string): RDSDataClient {
-  return new RDSDataClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-}
+import type { RDSDataClient } from '@aws-sdk/client-rds-data';
+import type { Database, DataApiDatabaseOptions } from '../../functions/inbox/index.js';
+import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi, type StartDataApiOptions } from '../../local/data-api/index.js';
 
 /** An emulator on the server of `url`, the real SDK client on it, and the driver on the URL's database. */
 export interface LocalDataApi {
@@ -32,9 +21,9 @@ export async function openDataApi(
   driver: Pick<DataApiDatabaseOptions, 'resumeRetry'> = {},
 ): Promise<LocalDataApi> {
   const api = await startDataApi({ ...emulator, databaseUrl: url });
-  const client = localClient(api.endpoint);
+  const client = localDataApiClient(api.endpoint);
   const database = decodeURIComponent(new URL(url).pathname.slice(1));
-  const db = dataApiDatabase({ ...LOCAL_TARGET, database, client, ...driver });
+  const db = localDataApiDatabase(client, database, driver);
   return {
     api, client, db, database,
     close: async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext as localLambdaContext } from '../../local/event-source/index.js';
 
 export interface RecordOptions {
   messageId?: string;
@@ -54,21 +55,7 @@ export function sqsEvent(...records: SQSRecord[]): SQSEvent {
 
 /** A Lambda context whose clock counts down from `remainingMs`. */
 export function lambdaContext(remainingMs = 60_000): Context {
-  const deadline = Date.now() + remainingMs;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: 'order-worker',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:order-worker',
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: '/aws/lambda/order-worker',
-    logStreamName: 'stream',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return localLambdaContext({ functionName: 'order-worker', timeoutMs: remainingMs, region: 'us-east-1', accountId: '123456789012', memoryLimitInMB: 512 });
 }
 
 /** The messageIds a batch response asks SQS to redeliver. */

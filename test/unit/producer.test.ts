@@ -49,11 +49,11 @@ describe('every message carries a stable idempotency key', () => {
   it('on FIFO, sends the key as MessageDeduplicationId, or its sha-256 when it is no valid deduplication id', async () => {
     acceptAll();
     const long = 'k'.repeat(200);
-    await sendMessages(client, FIFO, [{ body: 'a', key: 'order-1', groupId: 'c-1' }, { body: 'b', key: long, groupId: 'c-1' }]);
+    await sendMessages(client, FIFO, [{ body: 'a', key: 'order-1', groupId: 'c-1' }, { body: 'b', key: long, groupId: 'c-2' }]);
     const entries = entriesOfCall(0);
     expect(entries.map((entry) => [entry.MessageGroupId, entry.MessageDeduplicationId])).toEqual([
       ['c-1', 'order-1'],
-      ['c-1', createHash('sha256').update(long).digest('hex')],
+      ['c-2', createHash('sha256').update(long).digest('hex')],
     ]);
     expect(keyOf(entries[1]!)).toBe(long);
   });
@@ -81,6 +81,14 @@ describe('batches of at most 10 entries and 256 KiB, in order', () => {
     await sendMessages(client, STANDARD, [0, 1, 2].map(() => ({ body: 'x'.repeat(100_000) })));
     expect(sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input.Entries?.length)).toEqual([2, 1]);
   });
+
+  it('on FIFO, starts a new batch rather than put a second message of a group in one', async () => {
+    acceptAll();
+    await sendMessages(client, FIFO, ['a', 'b', 'a', 'c', 'd', 'c'].map((groupId, i) => ({ body: `m${i}`, groupId })));
+    expect(sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input.Entries?.map((entry) => entry.MessageGroupId))).toEqual([
+      ['a', 'b'], ['a', 'c', 'd'], ['c'],
+    ]);
+  });
 });
 
 describe('only failed entries are retried, with the same keys', () => {
@@ -91,7 +99,7 @@ describe('only failed entries are retried, with the same keys', () => {
         Failed: [{ Id: '1', SenderFault: false, Code: 'InternalError', Message: 'try again' }],
       })
       .resolves({ Successful: [{ Id: '1', MessageId: 'm-1', MD5OfMessageBody: '' }], Failed: [] });
-    const result = await sendMessages(client, FIFO, [0, 1, 2].map((i) => ({ body: `m${i}`, groupId: 'g' })), { baseDelayMs: 1 });
+    const result = await sendMessages(client, FIFO, [0, 1, 2].map((i) => ({ body: `m${i}`, groupId: `g${i}` })), { baseDelayMs: 1 });
     expect(entriesOfCall(1)).toEqual([entriesOfCall(0)[1]]);
     expect(result.sent.map((sent) => sent.messageId)).toEqual(['m-0', 'm-1', 'm-2']);
     expect(result.failed).toEqual([]);

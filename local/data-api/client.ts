@@ -1,0 +1,37 @@
+import { RDSDataClient } from '@aws-sdk/client-rds-data';
+import { dataApiDatabase, type Database, type DataApiDatabaseOptions } from '../../functions/inbox/index.js';
+
+/** ARNs for calls to the emulator: it serves whatever cluster and secret it is asked for. */
+export const LOCAL_DATA_API_TARGET = {
+  resourceArn: 'arn:aws:rds:us-east-1:123456789012:cluster:local',
+  secretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:local',
+} as const;
+
+/**
+ * The real `RDSDataClient`, pointed at the local emulator with fixed credentials (the emulator does
+ * not check signatures), so no AWS configuration on the machine is read.
+ *
+ * @example
+ * ```ts
+ * const client = localDataApiClient(api.endpoint);
+ * await client.send(new ExecuteStatementCommand({ ...LOCAL_DATA_API_TARGET, database: 'app', sql: 'SELECT 1' }));
+ * ```
+ */
+export function localDataApiClient(endpoint: string): RDSDataClient {
+  return new RDSDataClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+}
+
+/**
+ * The production driver, `dataApiDatabase`, on one database behind the local emulator, as a Lambda
+ * reaches Aurora. `close()` leaves the client alone: destroy it yourself.
+ *
+ * @example
+ * ```ts
+ * const client = localDataApiClient(api.endpoint);
+ * const db = localDataApiDatabase(client, 'app');
+ * await db.query(sql`SELECT 1`);
+ * ```
+ */
+export function localDataApiDatabase(client: RDSDataClient, database: string, driver: Pick<DataApiDatabaseOptions, 'resumeRetry'> = {}): Database {
+  return dataApiDatabase({ ...LOCAL_DATA_API_TARGET, database, client, ...driver });
+}

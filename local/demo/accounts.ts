@@ -1,0 +1,62 @@
+import type { Workload } from './workload.js';
+
+/** What the database and the DLQ say became of the workload. */
+export interface Evidence {
+  /** Times each order's effect was applied, by order id, read from its row. */
+  readonly effects: ReadonlyMap<string, number>;
+  /** Inbox rows of the consumer: status by idempotency key. */
+  readonly inbox: ReadonlyMap<string, string>;
+  /** The idempotency key of each message found in the DLQ. */
+  readonly parked: readonly string[];
+  /** Keys the producer could not send at all: nothing is expected of them. */
+  readonly notSent: ReadonlySet<string>;
+}
+
+/** The run's accounts, every figure from the evidence. */
+export interface Accounts {
+  /** Orders whose effect is in the database. */
+  readonly applied: number;
+  /** Orders whose effect was applied more than once: must be 0. */
+  readonly doubleEffects: number;
+  /** Inbox rows with status `rejected`. */
+  readonly rejected: number;
+  /** Messages in the DLQ. */
+  readonly inDlq: number;
+  /** Of those, the messages of orders a stuck session held locked. */
+  readonly stuckInDlq: number;
+  /** Messages sent that ended neither applied, nor rejected, nor in the DLQ: must be 0. */
+  readonly lost: number;
+  /** The keys of the lost messages, to look into. */
+  readonly lostKeys: readonly string[];
+}
+
+/**
+ * Settles a run from what was written, not from what the worker said: an order counts as applied
+ * when its row shows the effect, twice when it shows it more than once; an order message is lost
+ * when its effect is missing and it is not in the DLQ; a poison message is lost when it has no
+ * rejected row and is not in the DLQ.
+ *
+ * @example
+ * ```ts
+ * const { doubleEffects, lost } = settle(workload, { effects, inbox, parked, notSent });
+ * ```
+ */
+export function settle(workload: Workload, evidence: Evidence): Accounts {
+  const parked = new Set(evidence.parked);
+  let applied = 0;
+  let doubleEffects = 0;
+  const lostKeys: string[] = [];
+  for (const order of workload.orders) {
+    const effects = evidence.effects.get(order.orderId) ?? 0;
+    if (effects >= 1) applied += 1;
+    if (effects > 1) doubleEffects += 1;
+    if (effects === 0 && !parked.has(order.key) && !evidence.notSent.has(order.key)) lostKeys.push(order.key);
+  }
+  for (const key of workload.poisonKeys) {
+    if (evidence.inbox.get(key) !== 'rejected' && !parked.has(key) && !evidence.notSent.has(key)) lostKeys.push(key);
+  }
+  const rejected = [...evidence.inbox.values()].filter((status) => status === 'rejected').length;
+  const stuckKeys = new Set(workload.orders.filter((order) => order.stuck).map((order) => order.key));
+  const stuckInDlq = evidence.parked.filter((key) => stuckKeys.has(key)).length;
+  return { applied, doubleEffects, rejected, inDlq: evidence.parked.length, stuckInDlq, lost: lostKeys.length, lostKeys };
+}

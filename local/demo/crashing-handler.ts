@@ -1,0 +1,148 @@
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { processBatch, type Database, type InboxOptions, type QueryResult, type SqlStatement, type Transaction } from '../../functions/inbox/index.js';
+
+/**
+ * Where an invocation dies. Each autocommitted statement and each transaction of the invocation is
+ * one commit point, counted from 1 in the order they start.
+ */
+export interface CrashPoint {
+  /**
+   * `before-commit`: the work of that commit point is done, then the process dies and the server
+   * rolls it back. `after-commit`: it commits, then the process dies before anything else happens,
+   * so SQS never hears of it: the crash that a separate idempotency store cannot survive.
+   */
+  readonly when: 'before-commit' | 'after-commit';
+  readonly at: number;
+}
+
+/** What a dead invocation's calls throw, and the invocation itself. */
+export class InjectedCrashError extends Error {
+  public constructor(point: CrashPoint) {
+    super(`injected crash ${point.when} at commit point ${point.at}: the invocation died`);
+    this.name = 'InjectedCrashError';
+  }
+}
+
+/** One invocation's view of the database, and the promise that rejects when it dies. */
+export interface DyingDatabase {
+  readonly db: Database;
+  readonly death: Promise<never>;
+}
+
+/**
+ * Wraps a Database for one invocation so that the process "dies" at `point`: from then on every call
+ * of the invocation throws `InjectedCrashError` and `death` rejects with it. Work already sent to the
+ * server runs to its end there, as it would after a real crash; a transaction the dead code had open
+ * is rolled back (the server drops a dead client's transaction). `close()` leaves `inner` open: it is
+ * shared by every invocation.
+ *
+ * @example
+ * ```ts
+ * const { db, death } = dyingDatabase(shared, { when: 'after-commit', at: 3 });
+ * await Promise.race([processBatch(event, context, shipOrderOptions(db)), death]); // rejects after the third commit
+ * ```
+ */
+export function dyingDatabase(inner: Database, point: CrashPoint | undefined): DyingDatabase {
+  let dead: InjectedCrashError | undefined;
+  let kill: (error: InjectedCrashError) => void = () => undefined;
+  const death = new Promise<never>((_, reject) => {
+    kill = reject;
+  });
+  // A caller that never looks at `death` has the error from the call itself.
+  death.catch(() => undefined);
+  let commitPoints = 0;
+
+  const alive = (): void => {
+    if (dead !== undefined) throw dead;
+  };
+  const die = (): never => {
+    dead = new InjectedCrashError(point!);
+    kill(dead);
+    throw dead;
+  };
+  // Whether the commit point starting now is the one to die at.
+  const fatal = (): boolean => {
+    commitPoints += 1;
+    return point !== undefined && commitPoints === point.at;
+  };
+  const transaction = (tx: Transaction): Transaction => ({
+    async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
+      alive();
+      const result = await tx.query<R>(statement);
+      alive();
+      return result;
+    },
+  });
+
+  const db: Database = {
+    async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
+      alive();
+      const here = fatal();
+      if (here && point!.when === 'before-commit') die();
+      const result = await inner.query<R>(statement);
+      alive();
+      if (here) die();
+      return result;
+    },
+    async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+      alive();
+      const here = fatal();
+      const value = await inner.transaction(async (tx) => {
+        const done = await work(transaction(tx));
+        alive();
+        // Thrown inside the transaction, so the driver rolls it back as the server would.
+        if (here && point!.when === 'before-commit') die();
+        return done;
+      });
+      alive();
+      if (here) die();
+      return value;
+    },
+    close: async () => undefined,
+  };
+  return { db, death };
+}
+
+/** Options of `crashingHandler`. */
+export interface CrashingHandlerOptions<T> {
+  /** The database every invocation shares. */
+  readonly db: Database;
+  /** The worker's inbox options on a database: each invocation gets its own dying one. */
+  readonly worker: (db: Database) => InboxOptions<T>;
+  /** Decides, for a batch of this many records, where its invocation dies, or not at all. */
+  readonly plan: (records: number) => CrashPoint | undefined;
+  /**
+   * Told about each crash that happened.
+   * @default none
+   */
+  readonly onCrash?: (point: CrashPoint) => void;
+}
+
+/**
+ * A Lambda handler running the worker through `processBatch`, whose invocations die where `plan`
+ * says: the handler then throws `InjectedCrashError` instead of answering, so the event source fails
+ * the whole batch and deletes nothing, as Lambda does when a function's process dies. A plan whose
+ * commit point the batch never reaches does not crash.
+ *
+ * @example
+ * ```ts
+ * const handler = crashingHandler({
+ *   db,
+ *   worker: (db) => shipOrderOptions(db),
+ *   plan: (records) => (Math.random() < 0.05 ? { when: 'after-commit', at: 1 + Math.floor(Math.random() * records) } : undefined),
+ * });
+ * await startEventSource({ client, queueUrl, handler });
+ * ```
+ */
+export function crashingHandler<T>(options: CrashingHandlerOptions<T>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
+  return async (event, context) => {
+    const point = options.plan(Array.isArray(event?.Records) ? event.Records.length : 0);
+    const dying = dyingDatabase(options.db, point);
+    try {
+      return await Promise.race([processBatch(event, context, options.worker(dying.db)), dying.death]);
+    } catch (error) {
+      if (error instanceof InjectedCrashError) options.onCrash?.(point!);
+      throw error;
+    }
+  };
+}

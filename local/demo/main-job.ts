@@ -1,0 +1,380 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { InboxConfigError, migrate, readMigrations, sendMessages, type Database, type InboxOptions, type OutcomeKind } from '../../functions/inbox/index.js';
+import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
+import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../../functions/order-worker/ship-order.js';
+import { startEventSource, type RunningEventSource } from '../event-source/index.js';
+import { startPostgres } from '../postgres.js';
+import { settle, type Accounts } from './accounts.js';
+import { crashingHandler, type CrashPoint } from './crashing-handler.js';
+import { faultPlan } from './fault-plan.js';
+import { drainQueue, queueDepth, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
+import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
+import { seededRandom } from './seeded-random.js';
+import { orderWorkload, type WorkerMode } from './workload.js';
+
+/** Options of `runMainJob`. */
+export interface MainJobOptions {
+  /**
+   * Orders to send, one message each.
+   * @default 3000
+   */
+  readonly orders?: number;
+  /**
+   * A FIFO queue (as the reference stack) or a standard one.
+   * @default 'fifo'
+   */
+  readonly queue?: 'fifo' | 'standard';
+  /**
+   * `statement`: the ship-order example (one Data API call a message); `transaction`: the
+   * record-payment example (two tables in the claim's transaction).
+   * @default 'statement'
+   */
+  readonly mode?: WorkerMode;
+  /**
+   * Share of invocations whose process dies, at a random commit point of the batch.
+   * @default 0.1
+   */
+  readonly crashRate?: number;
+  /**
+   * Where the crashes happen: before a commit, after one, or either at random.
+   * @default ['before-commit', 'after-commit']
+   */
+  readonly crashes?: readonly CrashPoint['when'][];
+  /**
+   * Share of messages that SQS hands to two pollers at once on their first receive.
+   * @default 0.02
+   */
+  readonly deliverTwiceRate?: number;
+  /**
+   * Share of the producer's batch sends whose answer is lost (the SDK sends the batch again) and,
+   * separately, of entries SQS fails (the producer sends them again with the same keys).
+   * @default 0.05
+   */
+  readonly producerRetryRate?: number;
+  /**
+   * Attempts of each entry, the first included, before the producer gives up on it.
+   * @default 4
+   */
+  readonly producerAttempts?: number;
+  /**
+   * Messages the worker cannot parse: they end rejected, with their reason in the inbox.
+   * @default 20
+   */
+  readonly poison?: number;
+  /**
+   * Orders whose rows a stuck session keeps locked: their messages fail at the lock timeout on every
+   * delivery and end in the DLQ.
+   * @default 3
+   */
+  readonly stuck?: number;
+  /**
+   * Message groups (customers) on FIFO.
+   * @default 50
+   */
+  readonly groups?: number;
+  /**
+   * Seed of every random choice: the workload and the faults.
+   * @default 1
+   */
+  readonly seed?: number;
+  /**
+   * Event source pollers: invocations at once.
+   * @default 4
+   */
+  readonly pollers?: number;
+  /**
+   * The queue's visibility timeout.
+   * @default 2
+   */
+  readonly visibilityTimeoutSeconds?: number;
+  /**
+   * Receives before a message goes to the DLQ.
+   * @default 5
+   */
+  readonly maxReceiveCount?: number;
+  /**
+   * The worker's bound on a lock wait.
+   * @default 500
+   */
+  readonly lockTimeoutMs?: number;
+  /**
+   * A migrated database to run on (its orders and inbox rows are added to, nothing is dropped).
+   * @default a new database on an embedded PostgreSQL (or on DATABASE_URL's server), dropped at the end
+   */
+  readonly databaseUrl?: string;
+  /**
+   * How long the queue may take to drain before the run fails.
+   * @default 120000
+   */
+  readonly drainTimeoutMs?: number;
+  /**
+   * Told how far the run is, a few times a second.
+   * @default none
+   */
+  readonly onProgress?: (progress: MainJobProgress) => void;
+}
+
+/** How far a run is. */
+export interface MainJobProgress {
+  /** Messages settled: claimed in the inbox, or in the DLQ. */
+  readonly settled: number;
+  /** Messages the run will settle. */
+  readonly total: number;
+  readonly elapsedMs: number;
+}
+
+/** What a run did; the accounts are read from the database and the DLQ. */
+export interface MainJobReport extends Accounts {
+  readonly queue: 'fifo' | 'standard';
+  readonly mode: WorkerMode;
+  /** Unique orders. */
+  readonly orders: number;
+  /** Receives before SQS moved a message to the DLQ. */
+  readonly maxReceiveCount: number;
+  /** Messages the producer sent: orders and poison. */
+  readonly sent: number;
+  /** Messages the producer gave up on; nothing is expected of them. */
+  readonly notSent: number;
+  /** Sends repeated: batches whose answer was lost (the SDK sent them again) and entries SQS failed. */
+  readonly producerRetries: { readonly lostAnswers: number; readonly failedEntries: number };
+  /** Distinct messages SQS delivered: above `sent - notSent` on a standard queue when a lost answer left copies. */
+  readonly stored: number;
+  /** Records handed to invocations, redeliveries included. */
+  readonly deliveries: number;
+  readonly invocations: number;
+  readonly crashes: { readonly beforeCommit: number; readonly afterCommit: number };
+  /** Messages handed to two pollers at once. */
+  readonly deliveredTwice: number;
+  /** Deliveries the inbox acknowledged without effect. */
+  readonly duplicatesSuppressed: number;
+  /** Every outcome the worker reported, dead invocations' included. */
+  readonly outcomes: Readonly<Record<OutcomeKind, number>>;
+  readonly seconds: number;
+}
+
+const DEFAULTS = {
+  orders: 3000,
+  queue: 'fifo',
+  mode: 'statement',
+  crashRate: 0.1,
+  crashes: ['before-commit', 'after-commit'],
+  deliverTwiceRate: 0.02,
+  producerRetryRate: 0.05,
+  producerAttempts: 4,
+  poison: 20,
+  stuck: 3,
+  groups: 50,
+  seed: 1,
+  pollers: 4,
+  visibilityTimeoutSeconds: 2,
+  maxReceiveCount: 5,
+  lockTimeoutMs: 500,
+  drainTimeoutMs: 120_000,
+} as const;
+// Long enough for a batch stuck on a lock; the worker keeps its default 5 s deadline margin.
+const FUNCTION_TIMEOUT_MS = 15_000;
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+type Settings = Required<Omit<MainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<MainJobOptions, 'databaseUrl' | 'onProgress'>;
+
+type NumberSetting = { [K in keyof Settings]-?: Settings[K] extends number ? K : never }[keyof Settings];
+
+function checked(options: MainJobOptions): Settings {
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const settings: Settings = { ...DEFAULTS, ...given };
+  const whole = (name: NumberSetting, min: number, max: number) => {
+    const value = settings[name];
+    if (!Number.isInteger(value) || value < min || value > max) throw new InboxConfigError(`${name} must be a whole number from ${min} to ${max}, but ${String(value)} was given.`);
+  };
+  const share = (name: NumberSetting) => {
+    const value = settings[name];
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new InboxConfigError(`${name} must be a share from 0 to 1, but ${String(value)} was given.`);
+  };
+  whole('orders', 1, 1_000_000);
+  whole('producerAttempts', 1, 20);
+  whole('poison', 0, 100_000);
+  whole('stuck', 0, settings.orders);
+  whole('groups', 1, 100_000);
+  whole('seed', 0, 2 ** 32 - 1);
+  whole('pollers', 1, 100);
+  whole('visibilityTimeoutSeconds', 1, 43_200);
+  whole('maxReceiveCount', 1, 1000);
+  whole('lockTimeoutMs', 1, 60_000);
+  whole('drainTimeoutMs', 1000, 3_600_000);
+  share('crashRate');
+  share('deliverTwiceRate');
+  share('producerRetryRate');
+  if (settings.queue !== 'fifo' && settings.queue !== 'standard') throw new InboxConfigError(`queue must be 'fifo' or 'standard', but "${String(settings.queue)}" was given.`);
+  if (settings.mode !== 'statement' && settings.mode !== 'transaction') throw new InboxConfigError(`mode must be 'statement' or 'transaction', but "${String(settings.mode)}" was given.`);
+  if (!Array.isArray(settings.crashes) || settings.crashes.length === 0 || settings.crashes.some((when) => when !== 'before-commit' && when !== 'after-commit')) {
+    throw new InboxConfigError(`crashes must list 'before-commit' and/or 'after-commit', but ${JSON.stringify(settings.crashes)} was given.`);
+  }
+  return settings;
+}
+
+/** A database for the run: the one given, or a new one (on an embedded server) dropped at the end. */
+async function runDatabase(given: string | undefined): Promise<{ url: string; close(): Promise<void> }> {
+  if (given !== undefined) return { url: given, close: async () => undefined };
+  const server = await startPostgres();
+  // Made here, never from input: safe to paste into CREATE / DROP DATABASE.
+  const name = `inbox_main_job_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await admin(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    close: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await server.close();
+    },
+  };
+}
+
+function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<unknown>, 'lockTimeoutMs' | 'onOutcome'>): InboxOptions<unknown> {
+  return (mode === 'statement' ? shipOrderOptions(db, extra) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
+}
+
+/**
+ * The main job, on one machine: a PostgreSQL, the migrations applied through the Data API emulator,
+ * the SQS emulator with a queue and its DLQ, and the order worker (the deployed handler's options,
+ * on `dataApiDatabase`) behind the Lambda event-source poller. A producer sends the workload with
+ * `sendMessages` while SQS loses some of its answers and fails some entries; invocations die before
+ * or after a commit; SQS hands some messages to two pollers at once; poison messages and orders
+ * locked by a stuck session are mixed in. When the queue has drained, the DLQ is read and the
+ * accounts are settled from the database: every order applied exactly once or parked in the DLQ,
+ * every poison message rejected.
+ *
+ * @example
+ * ```ts
+ * const report = await runMainJob({ orders: 3000, queue: 'fifo', seed: 7 });
+ * if (report.doubleEffects > 0 || report.lost > 0) process.exit(1);
+ * ```
+ */
+export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobReport> {
+  const settings = checked(options);
+  const started = performance.now();
+  const random = seededRandom(settings.seed);
+  const fifo = settings.queue === 'fifo';
+  const consumer = settings.mode === 'statement' ? SHIP_ORDER_CONSUMER : RECORD_PAYMENT_CONSUMER;
+  const workload = orderWorkload({ ...settings, fifo, random });
+  const queueName = fifo ? 'orders.fifo' : 'orders';
+  const faults = faultPlan(settings, queueName, random);
+
+  const database = await runDatabase(settings.databaseUrl);
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  // A connection the server drops at the end must not take the run down.
+  pool.on('error', () => undefined);
+  let stack: LocalStack | undefined;
+  let source: RunningEventSource | undefined;
+  let release: (() => Promise<void>) | undefined;
+  try {
+    const local = await startLocalStack({
+      databaseUrl: database.url,
+      fifo,
+      visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
+      maxReceiveCount: settings.maxReceiveCount,
+      sqsFaults: faults.sqsFaults,
+    });
+    stack = local;
+    await migrate(local.db, await readMigrations(MIGRATIONS_DIR));
+    await seedOrders(pool, workload.orders);
+    release = await lockOrders(pool, workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
+
+    const outcomes: Record<OutcomeKind, number> = { processed: 0, duplicate: 0, collision: 0, rejected: 0, failed: 0, skipped: 0 };
+    const crashes = { beforeCommit: 0, afterCommit: 0 };
+    const delivered = new Set<string>();
+    source = await startEventSource({
+      client: local.sqsClient,
+      queueUrl: local.queueUrl,
+      handler: crashingHandler({
+        db: local.db,
+        worker: (db) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, onOutcome: (outcome) => { outcomes[outcome.kind] += 1; } }),
+        plan: faults.crashAt,
+        onCrash: (point) => {
+          if (point.when === 'before-commit') crashes.beforeCommit += 1;
+          else crashes.afterCommit += 1;
+        },
+      }),
+      pollers: settings.pollers,
+      functionName: 'order-worker',
+      functionTimeoutMs: FUNCTION_TIMEOUT_MS,
+      waitTimeSeconds: 1,
+      onBatch: (batch) => {
+        for (const record of batch.records) delivered.add(record.messageId);
+      },
+      // Deletes refused for a handle whose visibility timeout ran out are part of the run, not news.
+      onError: () => undefined,
+    });
+
+    // The producer sends while the pollers consume, as in production.
+    let producerDone = false;
+    const sending = sendMessages(local.sqsClient, local.queueUrl, workload.messages, { maxAttempts: settings.producerAttempts }).finally(() => {
+      producerDone = true;
+    });
+    // Awaited once the queue has drained; until then its failure must not count as unhandled.
+    sending.catch(() => undefined);
+    const total = workload.messages.length;
+    await waitUntilDrained(local.sqsClient, local.queueUrl, {
+      timeoutMs: settings.drainTimeoutMs,
+      ready: () => producerDone,
+      onPoll: async () => {
+        if (settings.onProgress === undefined) return;
+        const parked = await queueDepth(local.sqsClient, local.deadLetterQueueUrl);
+        const settled = Math.min(total, await countSettled(pool, consumer) + parked.visible + parked.inFlight);
+        settings.onProgress({ settled, total, elapsedMs: performance.now() - started });
+      },
+    });
+    const sent = await sending;
+    await source.stop();
+    const stats = source.stats;
+    source = undefined;
+
+    const parkedMessages = await drainQueue(local.sqsClient, local.deadLetterQueueUrl);
+    const accounts = settle(workload, {
+      effects: await readEffects(pool, settings.mode, workload.orders),
+      inbox: await readInbox(pool, consumer),
+      parked: parkedMessages.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
+      notSent: new Set(sent.failed.map((failure) => failure.key)),
+    });
+    return {
+      ...accounts,
+      queue: settings.queue,
+      mode: settings.mode,
+      orders: settings.orders,
+      maxReceiveCount: settings.maxReceiveCount,
+      sent: workload.messages.length,
+      notSent: sent.failed.length,
+      producerRetries: faults.producerRetries,
+      stored: delivered.size,
+      deliveries: stats.records,
+      invocations: stats.invocations,
+      crashes,
+      deliveredTwice: local.sqs.stats().faults.deliveredTwice,
+      duplicatesSuppressed: outcomes.duplicate,
+      outcomes,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    await source?.stop();
+    await release?.();
+    await stack?.close();
+    await pool.end();
+    await database.close();
+  }
+}

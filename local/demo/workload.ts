@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { OutgoingMessage } from '../../functions/inbox/index.js';
+
+/** Which example consumer the workload is for. */
+export type WorkerMode = 'statement' | 'transaction';
+
+/** An order the run seeds in the database before sending its message. */
+export interface SeededOrder {
+  readonly orderId: string;
+  /** What the order costs; in transaction mode its one payment pays exactly this. */
+  readonly amount: string;
+  /** The idempotency key of its message. */
+  readonly key: string;
+  /** Its row stays locked by another session for the whole run, so its message can never apply. */
+  readonly stuck: boolean;
+}
+
+/** What a run sends and what it expects of each message. */
+export interface Workload {
+  readonly orders: readonly SeededOrder[];
+  /** Keys of the poison messages: bodies the worker's parse refuses. */
+  readonly poisonKeys: readonly string[];
+  /** Every message in send order: orders and poison mixed. */
+  readonly messages: readonly OutgoingMessage[];
+}
+
+/** Options of `orderWorkload`. */
+export interface WorkloadOptions {
+  readonly orders: number;
+  readonly poison: number;
+  /** Orders whose rows a stuck session holds locked. */
+  readonly stuck: number;
+  /** Message groups (customers) the orders are spread over; used on FIFO only. */
+  readonly groups: number;
+  readonly fifo: boolean;
+  readonly mode: WorkerMode;
+  readonly random: () => number;
+}
+
+function poisonBody(index: number): string {
+  // Half are not JSON at all, half are JSON that fails the schema.
+  return index % 2 === 0 ? `{"orderId": ${index}` : JSON.stringify({ orderId: `not-a-uuid-${index}`, paymentId: 'nope', amount: '-1' });
+}
+
+/**
+ * The orders of a run and their messages: one ship-order message per order (statement mode) or one
+ * payment of the order's amount (transaction mode), each with a stable idempotency key, spread over
+ * message groups on FIFO. A stuck order gets a group of its own, so the messages that queue behind
+ * it are not dragged to the DLQ with it. Poison messages go in at random places.
+ *
+ * @example
+ * ```ts
+ * const workload = orderWorkload({ orders: 100, poison: 2, stuck: 1, groups: 10, fifo: true, mode: 'statement', random: Math.random });
+ * ```
+ */
+export function orderWorkload(options: WorkloadOptions): Workload {
+  const orders: SeededOrder[] = [];
+  const messages: OutgoingMessage[] = [];
+  for (let index = 0; index < options.orders; index += 1) {
+    const orderId = randomUUID();
+    const stuck = index < options.stuck;
+    const amount = (1 + Math.floor(options.random() * 50_000) / 100).toFixed(2);
+    const paymentId = randomUUID();
+    const key = options.mode === 'statement' ? `ship-${orderId}` : `pay-${paymentId}`;
+    orders.push({ orderId, amount, key, stuck });
+    const body = options.mode === 'statement' ? { orderId } : { paymentId, orderId, amount };
+    const groupId = stuck ? `stuck-${orderId}` : `customer-${index % options.groups}`;
+    messages.push({ body, key, ...(options.fifo ? { groupId } : {}) });
+  }
+  const poisonKeys: string[] = [];
+  for (let index = 0; index < options.poison; index += 1) {
+    const key = `poison-${index}`;
+    poisonKeys.push(key);
+    const at = Math.floor(options.random() * (messages.length + 1));
+    messages.splice(at, 0, { body: poisonBody(index), key, ...(options.fifo ? { groupId: `customer-${index % options.groups}` } : {}) });
+  }
+  return { orders, poisonKeys, messages };
+}

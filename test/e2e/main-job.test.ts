@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { runMainJob } from '../../local/demo/main-job.js';
+import { freshDatabase } from '../support/database.js';
+import { inboxRows } from '../support/orders.js';
+
+describe('the main job (npm start) on the local stack', () => {
+  it('settles every message from the database: applied once, rejected, or parked in the DLQ, under every fault at once', async () => {
+    const database = await freshDatabase();
+    try {
+      const report = await runMainJob({
+        databaseUrl: database.url,
+        orders: 300,
+        poison: 6,
+        stuck: 2,
+        crashRate: 0.1,
+        deliverTwiceRate: 0.05,
+        producerRetryRate: 0.05,
+        producerAttempts: 10,
+        visibilityTimeoutSeconds: 1,
+        // Only the stuck orders may fail that often: a message in 6 crashed batches in a row would not happen once in a thousand runs.
+        maxReceiveCount: 6,
+        seed: 3,
+      });
+      const { rows } = await database.pool.query<{ version: number; orders: number }>('SELECT version, count(*)::int AS orders FROM orders GROUP BY version ORDER BY version');
+      const inbox = await inboxRows(database.pool, 'ship-order');
+
+      expect(report.crashes.beforeCommit + report.crashes.afterCommit).toBeGreaterThan(0);
+      expect(report.deliveredTwice).toBeGreaterThan(0);
+      expect(report).toMatchObject({ applied: 298, rejected: 6, inDlq: 2, stuckInDlq: 2, doubleEffects: 0, lost: 0, notSent: 0 });
+      expect(rows).toEqual([{ version: 0, orders: 2 }, { version: 1, orders: 298 }]);
+      expect([...inbox.values()].filter((row) => row.status === 'rejected')).toHaveLength(6);
+      expect([...inbox.values()].filter((row) => row.status === 'processed')).toHaveLength(298);
+    } finally {
+      await database.close();
+    }
+  }, 90_000);
+});

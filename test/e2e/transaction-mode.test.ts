@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { CONSUMER_FAULTS, ORDERS, QUIET_RUN, runOnFreshDatabase } from '../support/main-job.js';
+
+describe('in transaction mode (a payment row and the order\'s total in the claim\'s transaction), every order is paid exactly once under', () => {
+  it.each(CONSUMER_FAULTS)('%s', async (_fault, fault, fired) => {
+    const { report, timesApplied } = await runOnFreshDatabase({ ...QUIET_RUN, ...fault, queue: 'fifo', mode: 'transaction' });
+
+    expect(fired(report)).toBeGreaterThan(0);
+    expect(timesApplied).toHaveLength(ORDERS);
+    expect(timesApplied.every((times) => times === 1)).toBe(true);
+    expect(report).toMatchObject({ applied: ORDERS, doubleEffects: 0, lost: 0, inDlq: 0 });
+  }, 60_000);
+});

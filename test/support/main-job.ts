@@ -1,0 +1,49 @@
+import { runMainJob, type MainJobOptions, type MainJobReport } from '../../local/demo/main-job.js';
+import { freshDatabase } from './database.js';
+
+/** Orders of a small run. */
+export const ORDERS = 150;
+
+/**
+ * A run where nothing strikes but what a test adds: no poison, no stuck orders, so every order
+ * must be applied. A message in 20 crashed batches in a row would go to the DLQ, and a producer
+ * gives up on an entry failed 10 times: at the rates the tests use, neither happens.
+ */
+export const QUIET_RUN = {
+  orders: ORDERS,
+  poison: 0,
+  stuck: 0,
+  crashRate: 0,
+  deliverTwiceRate: 0,
+  producerRetryRate: 0,
+  producerAttempts: 10,
+  visibilityTimeoutSeconds: 1,
+  maxReceiveCount: 20,
+  seed: 11,
+} as const satisfies MainJobOptions;
+
+/** Each consumer fault alone, and how the report counts it striking. */
+export const CONSUMER_FAULTS: [string, MainJobOptions, (report: MainJobReport) => number][] = [
+  ['an invocation that dies right after a commit', { crashRate: 0.4, crashes: ['after-commit'] }, (report) => report.crashes.afterCommit],
+  ['an invocation that dies right before a commit', { crashRate: 0.4, crashes: ['before-commit'] }, (report) => report.crashes.beforeCommit],
+  ['the same message delivered to two pollers at once', { deliverTwiceRate: 0.3 }, (report) => report.deliveredTwice],
+];
+
+/**
+ * Runs the main job on a database of its own and reads, straight from the rows, how many times
+ * each order got its effect: its version (statement mode), or its payments and paid total
+ * (transaction mode: one payment of the order's amount each).
+ */
+export async function runOnFreshDatabase(options: MainJobOptions): Promise<{ report: MainJobReport; timesApplied: number[] }> {
+  const database = await freshDatabase();
+  try {
+    const report = await runMainJob({ ...options, databaseUrl: database.url });
+    const { rows } = await database.pool.query<{ times: number }>(options.mode === 'transaction'
+      ? `SELECT CASE WHEN paid_total = amount * payments THEN payments ELSE -1 END AS times
+           FROM (SELECT o.paid_total, o.amount, (SELECT count(*)::int FROM order_payments p WHERE p.order_id = o.order_id) AS payments FROM orders o) counted`
+      : 'SELECT version AS times FROM orders');
+    return { report, timesApplied: rows.map((row) => row.times) };
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { InboxConfigError } from '../../functions/inbox/index.js';
+import { settle } from '../../local/demo/accounts.js';
+import { faultPlan } from '../../local/demo/fault-plan.js';
+import { runMainJob } from '../../local/demo/main-job.js';
+import { progressBar } from '../../local/demo/progress-bar.js';
+import { seededRandom } from '../../local/demo/seeded-random.js';
+import { orderWorkload, type Workload } from '../../local/demo/workload.js';
+
+const workload = (options: Partial<Parameters<typeof orderWorkload>[0]> = {}): Workload =>
+  orderWorkload({ orders: 4, poison: 2, stuck: 1, groups: 2, fifo: true, mode: 'statement', random: seededRandom(1), ...options });
+
+describe('the workload', () => {
+  it('sends one message per order with a stable key, spread over groups on FIFO, a stuck order in a group of its own', () => {
+    const { orders, messages, poisonKeys } = workload({ poison: 0 });
+
+    expect(messages.map((message) => message.key)).toEqual(orders.map((order) => `ship-${order.orderId}`));
+    expect(messages.map((message) => message.groupId)).toEqual([`stuck-${orders[0]!.orderId}`, 'customer-1', 'customer-0', 'customer-1']);
+    expect(orders.map((order) => order.stuck)).toEqual([true, false, false, false]);
+    expect(poisonKeys).toEqual([]);
+  });
+
+  it('pays each order its own amount in transaction mode, and has no groups on a standard queue', () => {
+    const { orders, messages } = workload({ mode: 'transaction', fifo: false, poison: 0 });
+
+    expect(messages.map((message) => (message.body as { amount: string }).amount)).toEqual(orders.map((order) => order.amount));
+    expect(orders.every((order) => /^\d+\.\d{2}$/.test(order.amount) && Number(order.amount) >= 1)).toBe(true);
+    expect(messages.every((message) => message.groupId === undefined && message.key?.startsWith('pay-'))).toBe(true);
+  });
+
+  it('mixes in poison that is not JSON or fails the schema', () => {
+    const { messages, poisonKeys } = workload();
+    const poison = messages.filter((message) => poisonKeys.includes(message.key!)).map((message) => message.body as string);
+
+    expect(poisonKeys).toEqual(['poison-0', 'poison-1']);
+    expect(() => JSON.parse(poison.find((body) => body.startsWith('{"orderId": 0'))!)).toThrow(SyntaxError);
+    expect(JSON.parse(poison.find((body) => body.includes('not-a-uuid'))!).orderId).toBe('not-a-uuid-1');
+  });
+});
+
+describe('the accounts are settled from the evidence', () => {
+  it('counts an order applied once, twice, parked or lost, and a poison message rejected, parked or lost', () => {
+    const { orders, poisonKeys } = workload({ orders: 5, stuck: 1 });
+    const [stuck, once, twice, lost, notSent] = orders as [typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0]];
+    const accounts = settle({ orders, poisonKeys, messages: [] }, {
+      effects: new Map([[once.orderId, 1], [twice.orderId, 2]]),
+      inbox: new Map([[once.key, 'processed'], [twice.key, 'processed'], [poisonKeys[0]!, 'rejected']]),
+      parked: [stuck.key],
+      notSent: new Set([notSent.key]),
+    });
+
+    expect(accounts).toEqual({
+      applied: 2, doubleEffects: 1, rejected: 1, inDlq: 1, stuckInDlq: 1, lost: 2, lostKeys: [lost.key, poisonKeys[1]],
+    });
+  });
+});
+
+describe('the fault plan', () => {
+  it('injects each fault at its rate, and none at rate 0', () => {
+    const never = faultPlan({ crashRate: 0, crashes: ['after-commit'], deliverTwiceRate: 0, producerRetryRate: 0 }, 'orders', seededRandom(1));
+    const always = faultPlan({ crashRate: 1, crashes: ['after-commit'], deliverTwiceRate: 1, producerRetryRate: 1 }, 'orders', seededRandom(1));
+    const message = { queueName: 'orders', messageId: 'm', body: '{}', receiveCount: 1, groupId: undefined };
+
+    expect(never.crashAt(10)).toBeUndefined();
+    expect(never.sqsFaults.deliverTwice!(message)).toBe(false);
+    expect(always.crashAt(10)).toMatchObject({ when: 'after-commit', at: expect.any(Number) });
+    expect(always.crashAt(0)).toBeUndefined();
+    expect(always.sqsFaults.deliverTwice!(message)).toBe(true);
+    expect(always.sqsFaults.deliverTwice!({ ...message, receiveCount: 2 })).toBe(false);
+    expect(always.sqsFaults.deliverTwice!({ ...message, queueName: 'orders-dlq' })).toBe(false);
+    expect(always.sqsFaults.loseResponse!({ operation: 'SendMessageBatch', queueName: 'orders' })).toBe(true);
+    expect(always.sqsFaults.loseResponse!({ operation: 'DeleteMessageBatch', queueName: 'orders' })).toBe(false);
+    expect(always.sqsFaults.failSendEntry!({ queueName: 'orders', id: '0', body: '{}' })).toBe(true);
+    expect(always.producerRetries).toEqual({ lostAnswers: 1, failedEntries: 1 });
+  });
+
+  it('crashes at a commit point inside the batch', () => {
+    const plan = faultPlan({ crashRate: 1, crashes: ['before-commit', 'after-commit'], deliverTwiceRate: 0, producerRetryRate: 0 }, 'orders', seededRandom(9));
+    const points = Array.from({ length: 200 }, () => plan.crashAt(3)!);
+
+    expect(new Set(points.map((point) => point.at))).toEqual(new Set([1, 2, 3]));
+    expect(new Set(points.map((point) => point.when))).toEqual(new Set(['before-commit', 'after-commit']));
+  });
+});
+
+describe('the progress bar', () => {
+  it('fills with the share settled', () => {
+    expect(progressBar({ settled: 1500, total: 3000, elapsedMs: 4200 })).toBe(`[${'#'.repeat(15)}${'.'.repeat(15)}] 1500/3000  4.2 s`);
+    expect(progressBar({ settled: 0, total: 0, elapsedMs: 0 })).toBe(`[${'#'.repeat(30)}] 0/0  0.0 s`);
+  });
+});
+
+describe('main job options', () => {
+  it.each([
+    [{ orders: 0 }, /orders must be a whole number from 1/],
+    [{ crashRate: 1.5 }, /crashRate must be a share from 0 to 1, but 1.5/],
+    [{ queue: 'lifo' as 'fifo' }, /queue must be 'fifo' or 'standard', but "lifo"/],
+    [{ mode: 'batch' as 'statement' }, /mode must be 'statement' or 'transaction'/],
+    [{ crashes: [] }, /crashes must list/],
+    [{ stuck: 5, orders: 4 }, /stuck must be a whole number from 0 to 4/],
+  ])('refuses %o before starting anything', async (options, message) => {
+    await expect(runMainJob(options)).rejects.toThrow(InboxConfigError);
+    await expect(runMainJob(options)).rejects.toThrow(message);
+  });
+});
