@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { InboxConfigError } from '../functions/inbox/index.js';
-import { runMainJob, type MainJobProgress, type MainJobReport } from '../local/demo/main-job.js';
+import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress, type MainJobReport } from '../local/demo/main-job.js';
 import { progressBar } from '../local/demo/progress-bar.js';
 
-const usage = `npm start -- [--orders 3000] [--queue fifo|standard] [--mode statement|transaction]
-                [--fault-rate 0.1] [--twice-rate 0.02] [--retry-rate 0.05] [--poison 20] [--stuck 3] [--seed 1] [--pollers 4]
+const usage = `npm start -- [--orders ${D.orders}] [--queue ${D.queue}|standard] [--mode ${D.mode}|transaction]
+                [--fault-rate ${D.crashRate}] [--twice-rate ${D.deliverTwiceRate}] [--retry-rate ${D.producerRetryRate}]
+                [--poison ${D.poison}] [--stuck ${D.stuck}] [--seed ${D.seed}] [--pollers ${D.pollers}]
 
   --orders      unique orders, one message each
   --queue       a FIFO queue and DLQ (as the deployed stack) or standard ones
@@ -15,20 +16,21 @@ const usage = `npm start -- [--orders 3000] [--queue fifo|standard] [--mode stat
   --retry-rate  share of producer batches whose answer is lost, and of entries SQS fails
   --poison      messages the worker cannot parse (rejected)
   --stuck       orders locked by a stuck session (their messages end in the DLQ)
-  --seed        seed of the workload and of every fault`;
+  --seed        seed of the workload and of the fault decisions
+  --pollers     event-source pollers (invocations at once)`;
 
 const { values } = parseArgs({
   options: {
-    orders: { type: 'string', default: '3000' },
-    queue: { type: 'string', default: 'fifo' },
-    mode: { type: 'string', default: 'statement' },
-    'fault-rate': { type: 'string', default: '0.1' },
-    'twice-rate': { type: 'string', default: '0.02' },
-    'retry-rate': { type: 'string', default: '0.05' },
-    poison: { type: 'string', default: '20' },
-    stuck: { type: 'string', default: '3' },
-    seed: { type: 'string', default: '1' },
-    pollers: { type: 'string', default: '4' },
+    orders: { type: 'string' },
+    queue: { type: 'string' },
+    mode: { type: 'string' },
+    'fault-rate': { type: 'string' },
+    'twice-rate': { type: 'string' },
+    'retry-rate': { type: 'string' },
+    poison: { type: 'string' },
+    stuck: { type: 'string' },
+    seed: { type: 'string' },
+    pollers: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -36,6 +38,21 @@ if (values.help) {
   console.log(usage);
   process.exit(0);
 }
+
+// A flag left out is left to the main job's defaults.
+const numberOf = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+const options: MainJobOptions = {
+  orders: numberOf(values.orders),
+  queue: values.queue as MainJobOptions['queue'],
+  mode: values.mode as MainJobOptions['mode'],
+  crashRate: numberOf(values['fault-rate']),
+  deliverTwiceRate: numberOf(values['twice-rate']),
+  producerRetryRate: numberOf(values['retry-rate']),
+  poison: numberOf(values.poison),
+  stuck: numberOf(values.stuck),
+  seed: numberOf(values.seed),
+  pollers: numberOf(values.pollers),
+};
 
 const interactive = process.stdout.isTTY === true;
 let printedQuarter = 0;
@@ -55,19 +72,7 @@ const onProgress = (progress: MainJobProgress) => {
 console.log('sqs-inbox main job: embedded PostgreSQL, the Data API and SQS emulators, the order worker behind the Lambda poller');
 let report: MainJobReport;
 try {
-  report = await runMainJob({
-    orders: Number(values.orders),
-    queue: values.queue as 'fifo' | 'standard',
-    mode: values.mode as 'statement' | 'transaction',
-    crashRate: Number(values['fault-rate']),
-    deliverTwiceRate: Number(values['twice-rate']),
-    producerRetryRate: Number(values['retry-rate']),
-    poison: Number(values.poison),
-    stuck: Number(values.stuck),
-    seed: Number(values.seed),
-    pollers: Number(values.pollers),
-    onProgress,
-  });
+  report = await runMainJob({ ...options, onProgress });
 } catch (error) {
   if (interactive) process.stdout.write('\n');
   if (error instanceof InboxConfigError) {
@@ -78,6 +83,7 @@ try {
 }
 if (interactive) process.stdout.write('\n');
 
+const reasons = Object.entries(report.failureReasons).map(([reason, count]) => `${count} ${reason}`).join(', ') || 'none';
 const lines: [string, number | string][] = [
   ['queue', `${report.queue}, ${report.mode} mode`],
   ['unique orders', report.orders],
@@ -88,17 +94,19 @@ const lines: [string, number | string][] = [
   ['crashes before commit', report.crashes.beforeCommit],
   ['crashes after commit', report.crashes.afterCommit],
   ['delivered twice at once', report.deliveredTwice],
+  ['failed deliveries', reasons],
   ['orders applied', report.applied],
   ['duplicates suppressed', report.duplicatesSuppressed],
   ['rejected (poison)', report.rejected],
   ['in the DLQ', `${report.inDlq} (${report.stuckInDlq} locked by a stuck session, ${report.inDlq - report.stuckInDlq} failed ${report.maxReceiveCount} receives)`],
   ['not sent (producer gave up)', report.notSent],
   ['double effects (must be 0)', report.doubleEffects],
+  ['unclaimed effects (must be 0)', report.unclaimedEffects],
   ['lost (must be 0)', report.lost],
   ['seconds', report.seconds.toFixed(1)],
 ];
-for (const [label, value] of lines) console.log(`${label.padEnd(28)} ${value}`);
-if (report.doubleEffects > 0 || report.lost > 0) {
-  console.error(`FAILED: the inbox let an effect through twice or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`);
+for (const [label, value] of lines) console.log(`${label.padEnd(30)} ${value}`);
+if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0) {
+  console.error(`FAILED: the inbox let an effect through twice or without its claim, or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`);
   process.exit(1);
 }

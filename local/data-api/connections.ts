@@ -1,11 +1,13 @@
 import pg from 'pg';
-import { badRequest } from './service-errors.js';
+import { badRequest, serviceUnavailable } from './service-errors.js';
 
 /** Every value as the server's text: the operations format fields by column type themselves. */
 const TEXT_TYPES: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 const DATABASE_NAME_MAX = 64;
 // Connections are reused as the service reuses them: opening one per transaction costs a backend each time.
 const POOL_SIZE = { autocommit: 20, transaction: 100 } as const;
+// A call waits this long for a free connection, then is refused rather than queued for ever.
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Connections to the databases of one PostgreSQL server, as Aurora's Data API keeps them: a pool per
@@ -62,14 +64,21 @@ export class Connections {
    * releases it, destroying it when it may be in a bad state.
    */
   public async client(database: string | undefined): Promise<pg.PoolClient> {
-    return this.poolOf(this.transactionPools, database, POOL_SIZE.transaction).connect();
+    try {
+      return await this.poolOf(this.transactionPools, database, POOL_SIZE.transaction).connect();
+    } catch (error) {
+      if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message)) {
+        throw serviceUnavailable(`All ${POOL_SIZE.transaction} transaction connections are in use; commit or roll back open transactions.`);
+      }
+      throw error;
+    }
   }
 
   private poolOf(pools: Map<string, pg.Pool>, database: string | undefined, max: number): pg.Pool {
     const name = this.databaseName(database);
     let pool = pools.get(name);
     if (pool === undefined) {
-      pool = new pg.Pool({ ...this.config(name), max, idleTimeoutMillis: 10_000 });
+      pool = new pg.Pool({ ...this.config(name), max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       // A dropped idle connection must not take the emulator down; the next call reconnects.
       pool.on('error', () => undefined);
       pools.set(name, pool);

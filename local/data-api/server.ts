@@ -4,7 +4,7 @@ import { listenOnLoopback, readBody } from '../loopback-http.js';
 import { Connections } from './connections.js';
 import { Faults, type Latency } from './faults.js';
 import { OPERATIONS, serviceErrorOf, type OperationContext, type RequestBody } from './operations.js';
-import { badRequest, unknownOperation, type ServiceError } from './service-errors.js';
+import { badRequest, ServiceError, unknownOperation } from './service-errors.js';
 import { Transactions } from './transactions.js';
 
 /** Options of `startDataApi`. */
@@ -134,7 +134,7 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
       } catch (error) {
         const answer = serviceErrorOf(error);
         // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
-        if (answer.status >= 500) console.error('local Data API: unexpected error', error);
+        if (!(error instanceof ServiceError) && answer.status >= 500) console.error('local Data API: unexpected error', error);
         fail(response, answer);
       }
     })();

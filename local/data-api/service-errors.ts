@@ -40,6 +40,9 @@ export const statementTimeout = () => new ServiceError('StatementTimeoutExceptio
 export const databaseResuming = () =>
   new ServiceError('DatabaseResumingException', 400, 'The Aurora DB instance is resuming after being auto-paused. Please wait a few seconds and try again.');
 
+/** The service cannot take the call now (too many open transactions, or shutting down); the SDK retries these. */
+export const serviceUnavailable = (message: string) => new ServiceError('ServiceUnavailableError', 503, message);
+
 /** Anything the emulator did not expect; the SDK retries these. */
 export const internalError = () => new ServiceError('InternalServerErrorException', 500, 'InternalServerError');
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { badRequest, transactionNotFound } from './service-errors.js';
+import { badRequest, serviceUnavailable, transactionNotFound } from './service-errors.js';
 
 /** A transaction the emulator holds open: its own connection, and whether a call is running on it. */
 export interface OpenTransaction {
@@ -27,6 +27,7 @@ export interface OpenTransaction {
  */
 export class Transactions {
   private readonly open = new Map<string, OpenTransaction>();
+  private closed = false;
 
   public constructor(private readonly idleTimeoutMs: number) {}
 
@@ -65,6 +66,11 @@ export class Transactions {
     } catch (error) {
       tx.giveBack(error as Error);
       throw error;
+    }
+    // A Begin that raced the shutdown must not keep its connection checked out of a closing pool.
+    if (this.closed) {
+      await this.abort(tx);
+      throw serviceUnavailable('The service is shutting down.');
     }
     this.open.set(tx.id, tx);
     this.arm(tx);
@@ -108,8 +114,9 @@ export class Transactions {
     await this.finish(tx, 'ROLLBACK').catch(() => undefined);
   }
 
-  /** Rolls every open transaction back. */
+  /** Rolls every open transaction back and refuses new ones. */
   public async closeAll(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.open.values()].map((tx) => this.abort(tx)));
   }
 

@@ -18,13 +18,18 @@ export interface Accounts {
   readonly applied: number;
   /** Orders whose effect was applied more than once: must be 0. */
   readonly doubleEffects: number;
+  /** Orders whose effect is in the database without their `processed` claim beside it: must be 0. */
+  readonly unclaimedEffects: number;
   /** Inbox rows with status `rejected`. */
   readonly rejected: number;
   /** Messages in the DLQ. */
   readonly inDlq: number;
   /** Of those, the messages of orders a stuck session held locked. */
   readonly stuckInDlq: number;
-  /** Messages sent that ended neither applied, nor rejected, nor in the DLQ: must be 0. */
+  /**
+   * Messages sent that did not end as the runtime's rules say: an order neither applied nor in the
+   * DLQ, a poison message not rejected (in the DLQ included: it must never be retried). Must be 0.
+   */
   readonly lost: number;
   /** The keys of the lost messages, to look into. */
   readonly lostKeys: readonly string[];
@@ -32,9 +37,9 @@ export interface Accounts {
 
 /**
  * Settles a run from what was written, not from what the worker said: an order counts as applied
- * when its row shows the effect, twice when it shows it more than once; an order message is lost
- * when its effect is missing and it is not in the DLQ; a poison message is lost when it has no
- * rejected row and is not in the DLQ.
+ * when its row shows the effect, twice when it shows it more than once, and unclaimed when it shows
+ * it without a `processed` inbox row; an order message is lost when its effect is missing and it is
+ * not in the DLQ; a poison message is lost when it has no rejected row.
  *
  * @example
  * ```ts
@@ -45,18 +50,20 @@ export function settle(workload: Workload, evidence: Evidence): Accounts {
   const parked = new Set(evidence.parked);
   let applied = 0;
   let doubleEffects = 0;
+  let unclaimedEffects = 0;
   const lostKeys: string[] = [];
   for (const order of workload.orders) {
     const effects = evidence.effects.get(order.orderId) ?? 0;
     if (effects >= 1) applied += 1;
     if (effects > 1) doubleEffects += 1;
+    if (effects >= 1 && evidence.inbox.get(order.key) !== 'processed') unclaimedEffects += 1;
     if (effects === 0 && !parked.has(order.key) && !evidence.notSent.has(order.key)) lostKeys.push(order.key);
   }
   for (const key of workload.poisonKeys) {
-    if (evidence.inbox.get(key) !== 'rejected' && !parked.has(key) && !evidence.notSent.has(key)) lostKeys.push(key);
+    if (evidence.inbox.get(key) !== 'rejected' && !evidence.notSent.has(key)) lostKeys.push(key);
   }
   const rejected = [...evidence.inbox.values()].filter((status) => status === 'rejected').length;
   const stuckKeys = new Set(workload.orders.filter((order) => order.stuck).map((order) => order.key));
   const stuckInDlq = evidence.parked.filter((key) => stuckKeys.has(key)).length;
-  return { applied, doubleEffects, rejected, inDlq: evidence.parked.length, stuckInDlq, lost: lostKeys.length, lostKeys };
+  return { applied, doubleEffects, unclaimedEffects, rejected, inDlq: evidence.parked.length, stuckInDlq, lost: lostKeys.length, lostKeys };
 }

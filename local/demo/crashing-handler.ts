@@ -1,4 +1,4 @@
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { processBatch, type Database, type InboxOptions, type QueryResult, type SqlStatement, type Transaction } from '../../functions/inbox/index.js';
 
 /**
@@ -15,6 +15,9 @@ export interface CrashPoint {
   readonly at: number;
 }
 
+// What a dead invocation waits on instead of finishing its transaction.
+const NEVER = new Promise<never>(() => undefined);
+
 /** What a dead invocation's calls throw, and the invocation itself. */
 export class InjectedCrashError extends Error {
   public constructor(point: CrashPoint) {
@@ -22,6 +25,14 @@ export class InjectedCrashError extends Error {
     this.name = 'InjectedCrashError';
   }
 }
+
+/**
+ * What becomes of a transaction the invocation had open when it died: `rolled-back` at once, as a
+ * PostgreSQL server does when a dead client's connection closes; or `abandoned`, as on the RDS Data
+ * API, where nothing more is sent and the service rolls it back after its idle timeout, its row
+ * locks held until then.
+ */
+export type OpenTransactionFate = 'rolled-back' | 'abandoned';
 
 /** One invocation's view of the database, and the promise that rejects when it dies. */
 export interface DyingDatabase {
@@ -33,8 +44,7 @@ export interface DyingDatabase {
  * Wraps a Database for one invocation so that the process "dies" at `point`: from then on every call
  * of the invocation throws `InjectedCrashError` and `death` rejects with it. Work already sent to the
  * server runs to its end there, as it would after a real crash; a transaction the dead code had open
- * is rolled back (the server drops a dead client's transaction). `close()` leaves `inner` open: it is
- * shared by every invocation.
+ * meets `openTransactions`. `close()` leaves `inner` open: it is shared by every invocation.
  *
  * @example
  * ```ts
@@ -42,7 +52,7 @@ export interface DyingDatabase {
  * await Promise.race([processBatch(event, context, shipOrderOptions(db)), death]); // rejects after the third commit
  * ```
  */
-export function dyingDatabase(inner: Database, point: CrashPoint | undefined): DyingDatabase {
+export function dyingDatabase(inner: Database, point: CrashPoint | undefined, openTransactions: OpenTransactionFate = 'rolled-back'): DyingDatabase {
   let dead: InjectedCrashError | undefined;
   let kill: (error: InjectedCrashError) => void = () => undefined;
   const death = new Promise<never>((_, reject) => {
@@ -88,11 +98,16 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined): D
       alive();
       const here = fatal();
       const value = await inner.transaction(async (tx) => {
-        const done = await work(transaction(tx));
-        alive();
-        // Thrown inside the transaction, so the driver rolls it back as the server would.
-        if (here && point!.when === 'before-commit') die();
-        return done;
+        try {
+          const done = await work(transaction(tx));
+          alive();
+          if (here && point!.when === 'before-commit') die();
+          return done;
+        } catch (error) {
+          // A dead process sends neither COMMIT nor ROLLBACK: its code never runs again.
+          if (dead !== undefined && openTransactions === 'abandoned') await NEVER;
+          throw error;
+        }
       });
       alive();
       if (here) die();
@@ -109,8 +124,13 @@ export interface CrashingHandlerOptions<T> {
   readonly db: Database;
   /** The worker's inbox options on a database: each invocation gets its own dying one. */
   readonly worker: (db: Database) => InboxOptions<T>;
-  /** Decides, for a batch of this many records, where its invocation dies, or not at all. */
-  readonly plan: (records: number) => CrashPoint | undefined;
+  /** Decides, for a batch, where its invocation dies, or not at all. */
+  readonly plan: (records: readonly SQSRecord[]) => CrashPoint | undefined;
+  /**
+   * What becomes of the transactions a dead invocation had open; `abandoned` for a worker on the Data API.
+   * @default 'rolled-back'
+   */
+  readonly openTransactions?: OpenTransactionFate;
   /**
    * Told about each crash that happened.
    * @default none
@@ -129,15 +149,15 @@ export interface CrashingHandlerOptions<T> {
  * const handler = crashingHandler({
  *   db,
  *   worker: (db) => shipOrderOptions(db),
- *   plan: (records) => (Math.random() < 0.05 ? { when: 'after-commit', at: 1 + Math.floor(Math.random() * records) } : undefined),
+ *   plan: (records) => (Math.random() < 0.05 ? { when: 'after-commit', at: 1 + Math.floor(Math.random() * records.length) } : undefined),
  * });
  * await startEventSource({ client, queueUrl, handler });
  * ```
  */
 export function crashingHandler<T>(options: CrashingHandlerOptions<T>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
   return async (event, context) => {
-    const point = options.plan(Array.isArray(event?.Records) ? event.Records.length : 0);
-    const dying = dyingDatabase(options.db, point);
+    const point = options.plan(Array.isArray(event?.Records) ? event.Records : []);
+    const dying = dyingDatabase(options.db, point, options.openTransactions);
     try {
       return await Promise.race([processBatch(event, context, options.worker(dying.db)), dying.death]);
     } catch (error) {

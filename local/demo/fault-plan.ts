@@ -1,3 +1,4 @@
+import type { SQSRecord } from 'aws-lambda';
 import type { SqsFaults } from '../sqs/index.js';
 import type { CrashPoint } from './crashing-handler.js';
 
@@ -5,6 +6,11 @@ import type { CrashPoint } from './crashing-handler.js';
 export interface FaultRates {
   /** Share of invocations whose process dies, at a random commit point of the batch. */
   readonly crashRate: number;
+  /**
+   * The queue's maxReceiveCount: a batch holding a message on its last receive is never crashed, so
+   * crashes alone never send a message to the DLQ (the stuck orders show that path).
+   */
+  readonly maxReceiveCount: number;
   /** Where the crashes happen: one of these at random. */
   readonly crashes: readonly CrashPoint['when'][];
   /** Share of messages SQS hands to two pollers at once, on their first receive. */
@@ -16,19 +22,20 @@ export interface FaultRates {
 /** The faults of a run, ready to hand to the SQS emulator and to `crashingHandler`. */
 export interface FaultPlan {
   readonly sqsFaults: SqsFaults;
-  /** Where an invocation of a batch of `records` dies, or undefined. */
-  readonly crashAt: (records: number) => CrashPoint | undefined;
+  /** Where the invocation of a batch dies, or undefined. */
+  readonly crashAt: (records: readonly SQSRecord[]) => CrashPoint | undefined;
   /** The producer's sends that had to be repeated, counted as the emulator injects them. */
   readonly producerRetries: { readonly lostAnswers: number; readonly failedEntries: number };
 }
 
 /**
- * Turns fault rates into the hooks that inject them, every choice drawn from `random` (seeded, so a
- * run can be repeated). Messages are handed out twice only from `queueName`, not from its DLQ.
+ * Turns fault rates into the hooks that inject them, every choice drawn from `random`. A seed fixes
+ * the stream, not which message a draw meets: that depends on timing. Messages are handed out twice
+ * only from `queueName`, not from its DLQ.
  *
  * @example
  * ```ts
- * const plan = faultPlan({ crashRate: 0.1, crashes: ['after-commit'], deliverTwiceRate: 0.02, producerRetryRate: 0.05 }, 'orders.fifo', seededRandom(1));
+ * const plan = faultPlan({ crashRate: 0.1, crashes: ['after-commit'], maxReceiveCount: 5, deliverTwiceRate: 0.02, producerRetryRate: 0.05 }, 'orders.fifo', seededRandom(1));
  * const sqs = await startSqs({ faults: plan.sqsFaults });
  * ```
  */
@@ -50,9 +57,10 @@ export function faultPlan(rates: FaultRates, queueName: string, random: () => nu
       },
     },
     crashAt: (records) => {
-      if (records === 0 || random() >= rates.crashRate) return undefined;
+      if (records.length === 0 || random() >= rates.crashRate) return undefined;
+      if (records.some((record) => Number(record.attributes.ApproximateReceiveCount) >= rates.maxReceiveCount)) return undefined;
       const when = rates.crashes[Math.floor(random() * rates.crashes.length)]!;
-      return { when, at: 1 + Math.floor(random() * records) };
+      return { when, at: 1 + Math.floor(random() * records.length) };
     },
   };
 }

@@ -32,6 +32,11 @@ export interface StartLocalStackOptions {
    */
   readonly queueName?: string;
   /**
+   * How long the Data API emulator keeps a transaction without a call before rolling it back.
+   * @default 180000 (3 minutes, as the service)
+   */
+  readonly transactionIdleTimeoutMs?: number;
+  /**
    * The SQS emulator's clock (sends, visibility, the deduplication window), for a test that moves time on.
    * @default Date.now
    */
@@ -59,7 +64,8 @@ export interface QueueDepth {
   readonly delayed: number;
 }
 
-const DEFAULTS = { visibilityTimeoutSeconds: 2, maxReceiveCount: 5, sqsFaults: {}, queueName: 'orders' } as const;
+/** The defaults of `startLocalStack`, in one place. */
+export const LOCAL_STACK_DEFAULTS = { visibilityTimeoutSeconds: 2, maxReceiveCount: 5, sqsFaults: {}, queueName: 'orders' } as const;
 // As the reference stack: the DLQ keeps messages 14 days, the queue 4.
 const RETENTION_SECONDS = { queue: 4 * 24 * 3600, deadLetterQueue: 14 * 24 * 3600 } as const;
 
@@ -79,9 +85,9 @@ const RETENTION_SECONDS = { queue: 4 * 24 * 3600, deadLetterQueue: 14 * 24 * 360
  * ```
  */
 export async function startLocalStack(options: StartLocalStackOptions): Promise<LocalStack> {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = { ...LOCAL_STACK_DEFAULTS, ...options };
   const database = decodeURIComponent(new URL(settings.databaseUrl).pathname.slice(1));
-  const dataApi = await startDataApi({ databaseUrl: settings.databaseUrl });
+  const dataApi = await startDataApi({ databaseUrl: settings.databaseUrl, ...(settings.transactionIdleTimeoutMs ? { idleTimeoutMs: settings.transactionIdleTimeoutMs } : {}) });
   const dataApiClient = localDataApiClient(dataApi.endpoint);
   let sqs: RunningSqs | undefined;
   let sqsClient: SQSClient | undefined;
@@ -198,9 +204,18 @@ export interface WaitUntilDrainedOptions {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A queue still held messages when the wait for it to drain ran out. */
+export class QueueNotDrainedError extends Error {
+  public constructor(queueUrl: string, depth: QueueDepth, timeoutMs: number, producerDone: boolean) {
+    super(`${queueUrl} still held ${depth.visible} visible, ${depth.inFlight} in-flight and ${depth.delayed} delayed messages after ${timeoutMs} ms`
+      + `${producerDone ? '' : ', and its producer was not done'}: look for a consumer that stopped, or wait longer.`);
+    this.name = 'QueueNotDrainedError';
+  }
+}
+
 /**
  * Waits until a queue holds nothing, visible, in flight or delayed: every message was deleted or
- * moved to the DLQ.
+ * moved to the DLQ. Throws `QueueNotDrainedError` when `timeoutMs` runs out first.
  *
  * @example
  * ```ts
@@ -215,7 +230,7 @@ export async function waitUntilDrained(client: SQSClient, queueUrl: string, opti
     const depth = await queueDepth(client, queueUrl);
     if (ready && depth.visible + depth.inFlight + depth.delayed === 0) return;
     if (performance.now() > deadline) {
-      throw new Error(`${queueUrl} still held ${depth.visible} visible, ${depth.inFlight} in-flight and ${depth.delayed} delayed messages after ${options.timeoutMs} ms${ready ? '' : ', and its producer was not done'}.`);
+      throw new QueueNotDrainedError(queueUrl, depth, options.timeoutMs, ready);
     }
     await sleep(options.intervalMs ?? 250);
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { InboxConfigError, migrate, readMigrations, sendMessages, type Database, type InboxOptions, type OutcomeKind } from '../../functions/inbox/index.js';
+import { InboxConfigError, migrate, readMigrations, sendMessages, sqlStateOf, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
 import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { startEventSource, type RunningEventSource } from '../event-source/index.js';
@@ -9,8 +9,9 @@ import { startPostgres } from '../postgres.js';
 import { settle, type Accounts } from './accounts.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultPlan } from './fault-plan.js';
-import { drainQueue, queueDepth, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
+import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
 import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
+import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
 import { orderWorkload, type WorkerMode } from './workload.js';
 
@@ -75,7 +76,9 @@ export interface MainJobOptions {
    */
   readonly groups?: number;
   /**
-   * Seed of every random choice: the workload and the faults.
+   * Seed of the workload's amounts and poison places, and of the fault decisions. Which message a
+   * fault strikes still depends on timing: the pollers, the producer and the faults draw in the
+   * order things happen.
    * @default 1
    */
   readonly seed?: number;
@@ -86,12 +89,12 @@ export interface MainJobOptions {
   readonly pollers?: number;
   /**
    * The queue's visibility timeout.
-   * @default 2
+   * @default 2 (`LOCAL_STACK_DEFAULTS`)
    */
   readonly visibilityTimeoutSeconds?: number;
   /**
    * Receives before a message goes to the DLQ.
-   * @default 5
+   * @default 5 (`LOCAL_STACK_DEFAULTS`)
    */
   readonly maxReceiveCount?: number;
   /**
@@ -99,6 +102,13 @@ export interface MainJobOptions {
    * @default 500
    */
   readonly lockTimeoutMs?: number;
+  /**
+   * How long the Data API emulator keeps a transaction without a call. A dead invocation's open
+   * transaction holds its claim's lock this long, as on the service (3 minutes there), scaled down
+   * like the visibility timeout.
+   * @default 3000
+   */
+  readonly transactionIdleTimeoutMs?: number;
   /**
    * A migrated database to run on (its orders and inbox rows are added to, nothing is dropped).
    * @default a new database on an embedded PostgreSQL (or on DATABASE_URL's server), dropped at the end
@@ -116,14 +126,8 @@ export interface MainJobOptions {
   readonly onProgress?: (progress: MainJobProgress) => void;
 }
 
-/** How far a run is. */
-export interface MainJobProgress {
-  /** Messages settled: claimed in the inbox, or in the DLQ. */
-  readonly settled: number;
-  /** Messages the run will settle. */
-  readonly total: number;
-  readonly elapsedMs: number;
-}
+/** How far a run is: messages settled (claimed in the inbox, or in the DLQ) of those it will settle. */
+export type MainJobProgress = ProgressState;
 
 /** What a run did; the accounts are read from the database and the DLQ. */
 export interface MainJobReport extends Accounts {
@@ -147,14 +151,18 @@ export interface MainJobReport extends Accounts {
   readonly crashes: { readonly beforeCommit: number; readonly afterCommit: number };
   /** Messages handed to two pollers at once. */
   readonly deliveredTwice: number;
-  /** Deliveries the inbox acknowledged without effect. */
+  /** Deliveries the inbox acknowledged without effect, as the worker reported them. */
   readonly duplicatesSuppressed: number;
-  /** Every outcome the worker reported, dead invocations' included. */
-  readonly outcomes: Readonly<Record<OutcomeKind, number>>;
+  /**
+   * Why deliveries failed (and came back), by error name and SQLSTATE: `InjectedCrashError` for the
+   * dead invocations, `DatabaseQueryError 55P03` for a lock wait that ran out, anything else is news.
+   */
+  readonly failureReasons: Readonly<Record<string, number>>;
   readonly seconds: number;
 }
 
-const DEFAULTS = {
+/** The defaults of `runMainJob`, in one place; `npm start` shows them in its help. */
+export const MAIN_JOB_DEFAULTS = {
   orders: 3000,
   queue: 'fifo',
   mode: 'statement',
@@ -168,9 +176,10 @@ const DEFAULTS = {
   groups: 50,
   seed: 1,
   pollers: 4,
-  visibilityTimeoutSeconds: 2,
-  maxReceiveCount: 5,
+  visibilityTimeoutSeconds: LOCAL_STACK_DEFAULTS.visibilityTimeoutSeconds,
+  maxReceiveCount: LOCAL_STACK_DEFAULTS.maxReceiveCount,
   lockTimeoutMs: 500,
+  transactionIdleTimeoutMs: 3000,
   drainTimeoutMs: 120_000,
 } as const;
 // Long enough for a batch stuck on a lock; the worker keeps its default 5 s deadline margin.
@@ -183,7 +192,7 @@ type NumberSetting = { [K in keyof Settings]-?: Settings[K] extends number ? K :
 
 function checked(options: MainJobOptions): Settings {
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const settings: Settings = { ...DEFAULTS, ...given };
+  const settings: Settings = { ...MAIN_JOB_DEFAULTS, ...given };
   const whole = (name: NumberSetting, min: number, max: number) => {
     const value = settings[name];
     if (!Number.isInteger(value) || value < min || value > max) throw new InboxConfigError(`${name} must be a whole number from ${min} to ${max}, but ${String(value)} was given.`);
@@ -202,6 +211,7 @@ function checked(options: MainJobOptions): Settings {
   whole('visibilityTimeoutSeconds', 1, 43_200);
   whole('maxReceiveCount', 1, 1000);
   whole('lockTimeoutMs', 1, 60_000);
+  whole('transactionIdleTimeoutMs', 1, 180_000);
   whole('drainTimeoutMs', 1000, 3_600_000);
   share('crashRate');
   share('deliverTwiceRate');
@@ -250,6 +260,25 @@ function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<
   return (mode === 'statement' ? shipOrderOptions(db, extra) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
 }
 
+function failureReason(outcome: Outcome): string {
+  const name = outcome.error instanceof Error ? outcome.error.name : typeof outcome.error;
+  const state = sqlStateOf(outcome.error);
+  return state === undefined ? name : `${name} ${state}`;
+}
+
+// Runs every step even when one fails, so nothing is left running; the first failure is thrown at the end.
+async function releaseAll(steps: readonly (() => Promise<unknown> | undefined)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
+}
+
 /**
  * The main job, on one machine: a PostgreSQL, the migrations applied through the Data API emulator,
  * the SQS emulator with a queue and its DLQ, and the order worker (the deployed handler's options,
@@ -269,12 +298,12 @@ function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobReport> {
   const settings = checked(options);
   const started = performance.now();
-  const random = seededRandom(settings.seed);
   const fifo = settings.queue === 'fifo';
   const consumer = settings.mode === 'statement' ? SHIP_ORDER_CONSUMER : RECORD_PAYMENT_CONSUMER;
-  const workload = orderWorkload({ ...settings, fifo, random });
+  const workload = orderWorkload({ ...settings, fifo, runId: randomUUID().slice(0, 8), random: seededRandom(settings.seed) });
   const queueName = fifo ? 'orders.fifo' : 'orders';
-  const faults = faultPlan(settings, queueName, random);
+  // A stream of its own, so the faults never shift the workload.
+  const faults = faultPlan(settings, queueName, seededRandom(settings.seed ^ 0x5bd1e995));
 
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
@@ -283,12 +312,14 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   let stack: LocalStack | undefined;
   let source: RunningEventSource | undefined;
   let release: (() => Promise<void>) | undefined;
+  let failed = true;
   try {
     const local = await startLocalStack({
       databaseUrl: database.url,
       fifo,
       visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
       maxReceiveCount: settings.maxReceiveCount,
+      transactionIdleTimeoutMs: settings.transactionIdleTimeoutMs,
       sqsFaults: faults.sqsFaults,
     });
     stack = local;
@@ -296,16 +327,25 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     await seedOrders(pool, workload.orders);
     release = await lockOrders(pool, workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
 
-    const outcomes: Record<OutcomeKind, number> = { processed: 0, duplicate: 0, collision: 0, rejected: 0, failed: 0, skipped: 0 };
     const crashes = { beforeCommit: 0, afterCommit: 0 };
+    const failureReasons: Record<string, number> = {};
+    let duplicatesSuppressed = 0;
+    const onOutcome = (outcome: Outcome) => {
+      if (outcome.kind === 'duplicate') duplicatesSuppressed += 1;
+      if (outcome.kind !== 'failed') return;
+      const reason = failureReason(outcome);
+      failureReasons[reason] = (failureReasons[reason] ?? 0) + 1;
+    };
     const delivered = new Set<string>();
     source = await startEventSource({
       client: local.sqsClient,
       queueUrl: local.queueUrl,
       handler: crashingHandler({
         db: local.db,
-        worker: (db) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, onOutcome: (outcome) => { outcomes[outcome.kind] += 1; } }),
+        worker: (db) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, onOutcome }),
         plan: faults.crashAt,
+        // The worker is on the Data API: a dead invocation leaves its transaction open.
+        openTransactions: 'abandoned',
         onCrash: (point) => {
           if (point.when === 'before-commit') crashes.beforeCommit += 1;
           else crashes.afterCommit += 1;
@@ -336,7 +376,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       onPoll: async () => {
         if (settings.onProgress === undefined) return;
         const parked = await queueDepth(local.sqsClient, local.deadLetterQueueUrl);
-        const settled = Math.min(total, await countSettled(pool, consumer) + parked.visible + parked.inFlight);
+        const settled = Math.min(total, await countSettled(pool, consumer, workload.keys) + parked.visible + parked.inFlight);
         settings.onProgress({ settled, total, elapsedMs: performance.now() - started });
       },
     });
@@ -348,10 +388,11 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     const parkedMessages = await drainQueue(local.sqsClient, local.deadLetterQueueUrl);
     const accounts = settle(workload, {
       effects: await readEffects(pool, settings.mode, workload.orders),
-      inbox: await readInbox(pool, consumer),
+      inbox: await readInbox(pool, consumer, workload.keys),
       parked: parkedMessages.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
       notSent: new Set(sent.failed.map((failure) => failure.key)),
     });
+    failed = false;
     return {
       ...accounts,
       queue: settings.queue,
@@ -366,15 +407,14 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       invocations: stats.invocations,
       crashes,
       deliveredTwice: local.sqs.stats().faults.deliveredTwice,
-      duplicatesSuppressed: outcomes.duplicate,
-      outcomes,
+      duplicatesSuppressed,
+      failureReasons,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
-    await source?.stop();
-    await release?.();
-    await stack?.close();
-    await pool.end();
-    await database.close();
+    const cleanup = releaseAll([() => source?.stop(), () => release?.(), () => stack?.close(), () => pool.end(), () => database.close()]);
+    // A failure of the run itself is the one to report; a cleanup failure only when the run went well.
+    if (failed) await cleanup.catch(() => undefined);
+    else await cleanup;
   }
 }

@@ -67,30 +67,33 @@ export async function readEffects(pool: pg.Pool, mode: WorkerMode, orders: reado
 }
 
 /**
- * The consumer's inbox rows: status by idempotency key.
+ * The consumer's inbox rows of these keys (a run's own, whatever else the table holds): status by key.
  *
  * @example
  * ```ts
- * const inbox = await readInbox(pool, 'ship-order'); // Map { 'ship-0190...' => 'processed', 'poison-0' => 'rejected' }
+ * const inbox = await readInbox(pool, 'ship-order', workload.keys); // Map { 'ship-0190...' => 'processed', 'poison-r1-0' => 'rejected' }
  * ```
  */
-export async function readInbox(pool: pg.Pool, consumer: string): Promise<Map<string, string>> {
+export async function readInbox(pool: pg.Pool, consumer: string, keys: readonly string[]): Promise<Map<string, string>> {
   const { rows } = await pool.query<{ message_id: string; status: string }>(
-    'SELECT message_id, status FROM consumed_message WHERE consumer_name = $1',
-    [consumer],
+    'SELECT message_id, status FROM consumed_message WHERE consumer_name = $1 AND message_id = ANY($2::text[])',
+    [consumer, keys],
   );
   return new Map(rows.map((row) => [row.message_id, row.status]));
 }
 
 /**
- * How many messages of the consumer the inbox has settled (processed or rejected).
+ * How many of these keys the consumer's inbox has settled (processed or rejected).
  *
  * @example
  * ```ts
- * await countSettled(pool, 'ship-order') // 1234
+ * await countSettled(pool, 'ship-order', workload.keys) // 1234
  * ```
  */
-export async function countSettled(pool: pg.Pool, consumer: string): Promise<number> {
-  const { rows } = await pool.query<{ settled: number }>('SELECT count(*)::int AS settled FROM consumed_message WHERE consumer_name = $1', [consumer]);
+export async function countSettled(pool: pg.Pool, consumer: string, keys: readonly string[]): Promise<number> {
+  const { rows } = await pool.query<{ settled: number }>(
+    'SELECT count(*)::int AS settled FROM consumed_message WHERE consumer_name = $1 AND message_id = ANY($2::text[])',
+    [consumer, keys],
+  );
   return rows[0]?.settled ?? 0;
 }

@@ -22,6 +22,8 @@ export interface Workload {
   readonly poisonKeys: readonly string[];
   /** Every message in send order: orders and poison mixed. */
   readonly messages: readonly OutgoingMessage[];
+  /** The idempotency key of every message. */
+  readonly keys: readonly string[];
 }
 
 /** Options of `orderWorkload`. */
@@ -34,6 +36,8 @@ export interface WorkloadOptions {
   readonly groups: number;
   readonly fifo: boolean;
   readonly mode: WorkerMode;
+  /** Makes the poison keys of this run its own (order keys hold their order's new id already). */
+  readonly runId: string;
   readonly random: () => number;
 }
 
@@ -50,7 +54,7 @@ function poisonBody(index: number): string {
  *
  * @example
  * ```ts
- * const workload = orderWorkload({ orders: 100, poison: 2, stuck: 1, groups: 10, fifo: true, mode: 'statement', random: Math.random });
+ * const workload = orderWorkload({ orders: 100, poison: 2, stuck: 1, groups: 10, fifo: true, mode: 'statement', runId: 'r1', random: Math.random });
  * ```
  */
 export function orderWorkload(options: WorkloadOptions): Workload {
@@ -69,10 +73,10 @@ export function orderWorkload(options: WorkloadOptions): Workload {
   }
   const poisonKeys: string[] = [];
   for (let index = 0; index < options.poison; index += 1) {
-    const key = `poison-${index}`;
+    const key = `poison-${options.runId}-${index}`;
     poisonKeys.push(key);
     const at = Math.floor(options.random() * (messages.length + 1));
     messages.splice(at, 0, { body: poisonBody(index), key, ...(options.fifo ? { groupId: `customer-${index % options.groups}` } : {}) });
   }
-  return { orders, poisonKeys, messages };
+  return { orders, poisonKeys, messages, keys: messages.map((message) => message.key!) };
 }

@@ -29,7 +29,7 @@ const modes: Record<string, (db: Database) => InboxOptions<Step>> = {
 describe.each(Object.entries(modes))('a FIFO queue in %s', (_mode, worker) => {
   let local: TestStack;
   const random = seededRandom(5);
-  const faults = faultPlan({ crashRate: 0.4, crashes: ['before-commit', 'after-commit'], deliverTwiceRate: 0.2, producerRetryRate: 0.2 }, 'orders.fifo', random);
+  const faults = faultPlan({ crashRate: 0.4, crashes: ['before-commit', 'after-commit'], maxReceiveCount: 20, deliverTwiceRate: 0.2, producerRetryRate: 0.2 }, 'orders.fifo', random);
 
   beforeAll(async () => {
     local = await openLocalStack({ fifo: true, visibilityTimeoutSeconds: 1, maxReceiveCount: 20, sqsFaults: faults.sqsFaults });

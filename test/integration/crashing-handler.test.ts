@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../functions/inbox/index.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { crashingHandler, dyingDatabase, InjectedCrashError, type CrashPoint } from '../../local/demo/crashing-handler.js';
+import { openDataApi, type LocalDataApi } from '../support/data-api.js';
+import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { orderVersions, seedOrders } from '../support/orders.js';
@@ -95,5 +97,44 @@ describe.each(drivers)('an invocation that dies at a commit point, on $name', (d
       expect(again.batchItemFailures).toEqual([]);
       expect([...(await orderVersions(fx.pool, orderIds)).values()]).toEqual([1, 1, 1, 1, 1]);
     });
+  });
+});
+
+describe('on the Data API, a transaction the dead invocation had open is abandoned, not rolled back', () => {
+  let fresh: FreshDatabase;
+  let local: LocalDataApi;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+    local = await openDataApi(fresh.url, { idleTimeoutMs: 500 });
+  });
+
+  afterAll(async () => {
+    await local.close();
+    await fresh.close();
+  });
+
+  it('holds its row locks until the service\'s idle timeout rolls it back, as a Lambda that died mid-transaction does', async () => {
+    const [orderId] = await seedOrders(fresh.pool, 1);
+    const dying = dyingDatabase(local.db, { when: 'before-commit', at: 1 }, 'abandoned');
+    const writeElsewhere = async () => {
+      const client = await fresh.pool.connect();
+      try {
+        await client.query("SET lock_timeout = '100ms'");
+        return await client.query('UPDATE orders SET status = $2 WHERE order_id = $1', [orderId, 'cancelled']);
+      } finally {
+        client.release();
+      }
+    };
+
+    const call = dying.db.transaction((tx) => tx.query(ship(orderId!)));
+    await expect(dying.death).rejects.toBeInstanceOf(InjectedCrashError);
+
+    await expect(writeElsewhere()).rejects.toMatchObject({ code: '55P03' });
+    expect(local.api.stats().openTransactions).toBe(1);
+    await vi.waitFor(() => expect(local.api.stats().openTransactions).toBe(0), { timeout: 5000, interval: 50 });
+    await expect(writeElsewhere()).resolves.toMatchObject({ rowCount: 1 });
+    expect(await orderVersions(fresh.pool, [orderId!])).toEqual(new Map([[orderId, 0]]));
+    expect(await Promise.race([call.then(() => 'settled', () => 'settled'), Promise.resolve('pending')])).toBe('pending');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InboxConfigError } from '../../functions/inbox/index.js';
+import { sqsRecord } from '../support/sqs-events.js';
 import { settle } from '../../local/demo/accounts.js';
 import { faultPlan } from '../../local/demo/fault-plan.js';
 import { runMainJob } from '../../local/demo/main-job.js';
@@ -8,7 +9,7 @@ import { seededRandom } from '../../local/demo/seeded-random.js';
 import { orderWorkload, type Workload } from '../../local/demo/workload.js';
 
 const workload = (options: Partial<Parameters<typeof orderWorkload>[0]> = {}): Workload =>
-  orderWorkload({ orders: 4, poison: 2, stuck: 1, groups: 2, fifo: true, mode: 'statement', random: seededRandom(1), ...options });
+  orderWorkload({ orders: 4, poison: 2, stuck: 1, groups: 2, fifo: true, mode: 'statement', runId: 'r1', random: seededRandom(1), ...options });
 
 describe('the workload', () => {
   it('sends one message per order with a stable key, spread over groups on FIFO, a stuck order in a group of its own', () => {
@@ -32,39 +33,43 @@ describe('the workload', () => {
     const { messages, poisonKeys } = workload();
     const poison = messages.filter((message) => poisonKeys.includes(message.key!)).map((message) => message.body as string);
 
-    expect(poisonKeys).toEqual(['poison-0', 'poison-1']);
+    expect(poisonKeys).toEqual(['poison-r1-0', 'poison-r1-1']);
     expect(() => JSON.parse(poison.find((body) => body.startsWith('{"orderId": 0'))!)).toThrow(SyntaxError);
     expect(JSON.parse(poison.find((body) => body.includes('not-a-uuid'))!).orderId).toBe('not-a-uuid-1');
   });
 });
 
 describe('the accounts are settled from the evidence', () => {
-  it('counts an order applied once, twice, parked or lost, and a poison message rejected, parked or lost', () => {
-    const { orders, poisonKeys } = workload({ orders: 5, stuck: 1 });
-    const [stuck, once, twice, lost, notSent] = orders as [typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0]];
-    const accounts = settle({ orders, poisonKeys, messages: [] }, {
-      effects: new Map([[once.orderId, 1], [twice.orderId, 2]]),
+  it('counts an order applied once, twice, unclaimed, parked or lost, and a poison message rejected or lost', () => {
+    const { orders, poisonKeys, messages, keys } = workload({ orders: 6, stuck: 1, poison: 3 });
+    const [stuck, once, twice, unclaimed, lost, notSent] = orders as [typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0]];
+    const accounts = settle({ orders, poisonKeys, messages, keys }, {
+      effects: new Map([[once.orderId, 1], [twice.orderId, 2], [unclaimed.orderId, 1]]),
       inbox: new Map([[once.key, 'processed'], [twice.key, 'processed'], [poisonKeys[0]!, 'rejected']]),
-      parked: [stuck.key],
+      // A poison message in the DLQ was retried, which the runtime never does: it is lost all the same.
+      parked: [stuck.key, poisonKeys[2]!],
       notSent: new Set([notSent.key]),
     });
 
     expect(accounts).toEqual({
-      applied: 2, doubleEffects: 1, rejected: 1, inDlq: 1, stuckInDlq: 1, lost: 2, lostKeys: [lost.key, poisonKeys[1]],
+      applied: 3, doubleEffects: 1, unclaimedEffects: 1, rejected: 1, inDlq: 2, stuckInDlq: 1, lost: 3, lostKeys: [lost.key, poisonKeys[1], poisonKeys[2]],
     });
   });
 });
 
 describe('the fault plan', () => {
+  const batch = (size: number, receiveCount = 1) => Array.from({ length: size }, () => sqsRecord({}, { receiveCount }));
+  const rates = { crashRate: 1, crashes: ['after-commit'] as const, maxReceiveCount: 5, deliverTwiceRate: 1, producerRetryRate: 1 };
+
   it('injects each fault at its rate, and none at rate 0', () => {
-    const never = faultPlan({ crashRate: 0, crashes: ['after-commit'], deliverTwiceRate: 0, producerRetryRate: 0 }, 'orders', seededRandom(1));
-    const always = faultPlan({ crashRate: 1, crashes: ['after-commit'], deliverTwiceRate: 1, producerRetryRate: 1 }, 'orders', seededRandom(1));
+    const never = faultPlan({ ...rates, crashRate: 0, deliverTwiceRate: 0, producerRetryRate: 0 }, 'orders', seededRandom(1));
+    const always = faultPlan(rates, 'orders', seededRandom(1));
     const message = { queueName: 'orders', messageId: 'm', body: '{}', receiveCount: 1, groupId: undefined };
 
-    expect(never.crashAt(10)).toBeUndefined();
+    expect(never.crashAt(batch(10))).toBeUndefined();
     expect(never.sqsFaults.deliverTwice!(message)).toBe(false);
-    expect(always.crashAt(10)).toMatchObject({ when: 'after-commit', at: expect.any(Number) });
-    expect(always.crashAt(0)).toBeUndefined();
+    expect(always.crashAt(batch(10))).toMatchObject({ when: 'after-commit', at: expect.any(Number) });
+    expect(always.crashAt([])).toBeUndefined();
     expect(always.sqsFaults.deliverTwice!(message)).toBe(true);
     expect(always.sqsFaults.deliverTwice!({ ...message, receiveCount: 2 })).toBe(false);
     expect(always.sqsFaults.deliverTwice!({ ...message, queueName: 'orders-dlq' })).toBe(false);
@@ -75,11 +80,18 @@ describe('the fault plan', () => {
   });
 
   it('crashes at a commit point inside the batch', () => {
-    const plan = faultPlan({ crashRate: 1, crashes: ['before-commit', 'after-commit'], deliverTwiceRate: 0, producerRetryRate: 0 }, 'orders', seededRandom(9));
-    const points = Array.from({ length: 200 }, () => plan.crashAt(3)!);
+    const plan = faultPlan({ ...rates, crashes: ['before-commit', 'after-commit'] }, 'orders', seededRandom(9));
+    const points = Array.from({ length: 200 }, () => plan.crashAt(batch(3))!);
 
     expect(new Set(points.map((point) => point.at))).toEqual(new Set([1, 2, 3]));
     expect(new Set(points.map((point) => point.when))).toEqual(new Set(['before-commit', 'after-commit']));
+  });
+
+  it('spares a batch holding a message on its last receive, so crashes alone never send one to the DLQ', () => {
+    const plan = faultPlan(rates, 'orders', seededRandom(1));
+
+    expect(plan.crashAt([...batch(3), ...batch(1, 4)])).toBeDefined();
+    expect(plan.crashAt([...batch(3), ...batch(1, 5)])).toBeUndefined();
   });
 });
 
