@@ -292,7 +292,7 @@ async function releaseAll(steps: readonly (() => Promise<unknown> | undefined)[]
  * @example
  * ```ts
  * const report = await runMainJob({ orders: 3000, queue: 'fifo', seed: 7 });
- * if (report.doubleEffects > 0 || report.lost > 0) process.exit(1);
+ * if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0) process.exit(1);
  * ```
  */
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobReport> {
