@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { SQSRecord } from 'aws-lambda';
-import pg from 'pg';
 import { migrate, pgDatabase, processBatch, readMigrations, sql, type InboxOptions } from '../functions/inbox/index.js';
 import { startPostgres } from '../local/postgres.js';
+import { createScratchDatabase } from '../local/scratch-database.js';
 import { openDataApi } from '../test/support/data-api.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
 
@@ -36,19 +36,14 @@ type Queue = 'standard' | 'fifo';
 const ship = (orderId: string) => sql`UPDATE orders SET status = 'shipped', version = version + 1 WHERE order_id = ${sql.uuid(orderId)}`;
 
 const server = await startPostgres();
-const admin = new pg.Client({ connectionString: server.url });
-await admin.connect();
-const dbName = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(server.url);
-url.pathname = `/${dbName}`;
-const setupDb = pgDatabase({ connectionString: url.toString(), max: 2 });
+const scratch = await createScratchDatabase(server.url, 'bench');
+const setupDb = pgDatabase({ connectionString: scratch.url, max: 2 });
 await migrate(setupDb, await readMigrations(new URL('../migrations', import.meta.url).pathname));
 const orderIds = Array.from({ length: BATCH }, () => randomUUID());
 await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
 await setupDb.close();
 
-const local = await openDataApi(url.toString(), { latencyMs: LATENCY_MS });
+const local = await openDataApi(scratch.url, { latencyMs: LATENCY_MS });
 
 /** A fresh batch (new messageIds, so every message is a fresh claim), FIFO records spread over the groups. */
 function batch(queue: Queue): SQSRecord[] {
@@ -96,6 +91,5 @@ for (const mode of ['statement', 'transaction'] as const) {
 }
 
 await local.close();
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.end();
+await scratch.drop();
 await server.close();

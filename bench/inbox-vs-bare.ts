@@ -13,6 +13,7 @@ import { claimStatement, guardedStatement, type ClaimTarget } from '../functions
 import { payloadHash } from '../functions/inbox/payload-hash.js';
 import { toPgQuery, type SqlStatement } from '../functions/inbox/sql.js';
 import { startPostgres } from '../local/postgres.js';
+import { createScratchDatabase } from '../local/scratch-database.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
 
 const { values: args } = parseArgs({
@@ -53,13 +54,8 @@ async function timed(run: () => Promise<void>): Promise<number> {
 }
 
 const server = await startPostgres();
-const admin = new pg.Client({ connectionString: server.url });
-await admin.connect();
-const dbName = `bench_${randomUUID().slice(0, 8)}`;
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(server.url);
-url.pathname = `/${dbName}`;
-const raw = new pg.Pool({ connectionString: url.toString(), max: C + 2 });
+const scratch = await createScratchDatabase(server.url, 'bench');
+const raw = new pg.Pool({ connectionString: scratch.url, max: C + 2 });
 // DROP DATABASE ... WITH (FORCE) at the end terminates the idle clients; that is expected.
 raw.on('error', () => undefined);
 const db = pgDatabase({ pool: raw });
@@ -135,6 +131,5 @@ for (const [name, mode] of Object.entries(modes)) {
 }
 
 await raw.end();
-await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
-await admin.end();
+await scratch.drop();
 await server.close();

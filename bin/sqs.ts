@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CreateQueueCommand, GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { localSqsClient, startSqs } from '../local/sqs/index.js';
+import { createQueue, localSqsClient, startSqs } from '../local/sqs/index.js';
 
 // A local SQS on 127.0.0.1 until Ctrl-C, with the queues asked for already made.
 const { values } = parseArgs({
@@ -26,21 +25,21 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   console.error(`--port must be a port number, but "${values.port}" was given.\n${usage}`);
   process.exit(2);
 }
+const maxReceiveCount = values['max-receive-count'] === undefined ? undefined : Number(values['max-receive-count']);
+if (maxReceiveCount !== undefined && !Number.isInteger(maxReceiveCount)) {
+  console.error(`--max-receive-count must be a whole number, but "${values['max-receive-count']}" was given.\n${usage}`);
+  process.exit(2);
+}
 const sqs = await startSqs({ port });
 const client = localSqsClient(sqs.endpoint, sqs.region);
 try {
   for (const name of values.queue) {
-    const fifo = name.endsWith('.fifo');
-    const base = fifo ? name.slice(0, -'.fifo'.length) : name;
-    const attributes: Record<string, string> = { VisibilityTimeout: values['visibility-timeout'], ...(fifo ? { FifoQueue: 'true' } : {}) };
-    if (values['max-receive-count'] !== undefined) {
-      const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: `${base}-dlq${fifo ? '.fifo' : ''}`, Attributes: fifo ? { FifoQueue: 'true' } : {} }));
-      const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
-      attributes['RedrivePolicy'] = JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: values['max-receive-count'] });
-      console.log(`queue ${QueueUrl}`);
-    }
-    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
-    console.log(`queue ${QueueUrl}`);
+    const created = await createQueue(client, name, {
+      attributes: { VisibilityTimeout: values['visibility-timeout'] },
+      ...(maxReceiveCount === undefined ? {} : { deadLetter: { maxReceiveCount } }),
+    });
+    if (created.deadLetterQueueUrl !== undefined) console.log(`queue ${created.deadLetterQueueUrl}`);
+    console.log(`queue ${created.queueUrl}`);
   }
 } catch (error) {
   console.error(error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -1,8 +1,8 @@
-import { CreateQueueCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { Database } from '../../functions/inbox/index.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi } from '../data-api/index.js';
-import { localSqsClient, startSqs, type RunningSqs, type SqsFaults } from '../sqs/index.js';
+import { createQueue, localSqsClient, startSqs, type RunningSqs, type SqsFaults } from '../sqs/index.js';
 
 /** Options of `startLocalStack`. */
 export interface StartLocalStackOptions {
@@ -100,29 +100,17 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
   try {
     sqs = await startSqs({ faults: settings.sqsFaults, ...(settings.sqsClock ? { now: settings.sqsClock } : {}) });
     sqsClient = localSqsClient(sqs.endpoint, sqs.region);
-    const suffix = settings.fifo ? '.fifo' : '';
-    const fifo: Record<string, string> = settings.fifo ? { FifoQueue: 'true' } : {};
-    const { QueueUrl: deadLetterQueueUrl } = await sqsClient.send(new CreateQueueCommand({
-      QueueName: `${settings.queueName}-dlq${suffix}`,
-      Attributes: { ...fifo, MessageRetentionPeriod: String(RETENTION_SECONDS.deadLetterQueue) },
-    }));
-    const { Attributes } = await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
-    const { QueueUrl: queueUrl } = await sqsClient.send(new CreateQueueCommand({
-      QueueName: `${settings.queueName}${suffix}`,
-      Attributes: {
-        ...fifo,
-        VisibilityTimeout: String(settings.visibilityTimeoutSeconds),
-        MessageRetentionPeriod: String(RETENTION_SECONDS.queue),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: settings.maxReceiveCount }),
-      },
-    }));
+    const { queueUrl, deadLetterQueueUrl } = await createQueue(sqsClient, `${settings.queueName}${settings.fifo ? '.fifo' : ''}`, {
+      attributes: { VisibilityTimeout: String(settings.visibilityTimeoutSeconds), MessageRetentionPeriod: String(RETENTION_SECONDS.queue) },
+      deadLetter: { maxReceiveCount: settings.maxReceiveCount, attributes: { MessageRetentionPeriod: String(RETENTION_SECONDS.deadLetterQueue) } },
+    });
     return {
       db: localDataApiDatabase(dataApiClient, database),
       dataApi,
       dataApiClient,
       sqs,
       sqsClient,
-      queueUrl: queueUrl!,
+      queueUrl,
       deadLetterQueueUrl: deadLetterQueueUrl!,
       close,
     };

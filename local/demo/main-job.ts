@@ -6,6 +6,7 @@ import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../../functions/o
 import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { startEventSource, type RunningEventSource } from '../event-source/index.js';
 import { startPostgres } from '../postgres.js';
+import { createScratchDatabase } from '../scratch-database.js';
 import { settle, type Accounts } from './accounts.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultPlan } from './fault-plan.js';
@@ -228,32 +229,19 @@ function checked(options: MainJobOptions): Settings {
 async function runDatabase(given: string | undefined): Promise<{ url: string; close(): Promise<void> }> {
   if (given !== undefined) return { url: given, close: async () => undefined };
   const server = await startPostgres();
-  // Made here, never from input: safe to paste into CREATE / DROP DATABASE.
-  const name = `inbox_main_job_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
   try {
-    await admin(`CREATE DATABASE ${name}`);
+    const scratch = await createScratchDatabase(server.url, 'inbox_main_job');
+    return {
+      url: scratch.url,
+      close: async () => {
+        await scratch.drop().catch(() => undefined);
+        await server.close();
+      },
+    };
   } catch (error) {
     await server.close();
     throw error;
   }
-  const url = new URL(server.url);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    close: async () => {
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-      await server.close();
-    },
-  };
 }
 
 function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<unknown>, 'lockTimeoutMs' | 'onOutcome'>): InboxOptions<unknown> {

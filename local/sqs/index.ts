@@ -1,4 +1,6 @@
 export { localSqsClient } from './client.js';
+export { createQueue } from './create-queue.js';
+export type { CreatedQueue, CreateQueueOptions } from './create-queue.js';
 export type { FaultCall, FaultCounts, FaultMessage, FaultSendEntry, SqsFaults } from './faults.js';
 export { md5OfAttributes, md5OfBody } from './md5.js';
 export { startSqs } from './server.js';

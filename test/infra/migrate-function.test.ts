@@ -11,7 +11,7 @@ import { handler } from '../../functions/migrate/index.js';
 import { onMigrationsEvent } from '../../functions/migrate/on-event.js';
 import { isResuming, untilResumed } from '../../functions/migrate/until-resumed.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
-import { databaseUrl } from '../support/database-url.js';
+import { databaseUrl } from '../../local/scratch-database.js';
 import { lambdaContext } from '../support/sqs-events.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { databaseUrl } from './database-url.js';
+import { createScratchDatabase } from '../../local/scratch-database.js';
 
 /** A database of a test's own: its URL, a direct pg pool on it for arranging and checking, and its removal. */
 export interface FreshDatabase {
@@ -11,47 +10,17 @@ export interface FreshDatabase {
   close(): Promise<void>;
 }
 
-// Database names are made here, never taken from input; the check guards the text they are pasted into.
-const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-function checkedName(name: string): string {
-  if (!NAME.test(name)) throw new Error(`refusing database name "${name}": expected ${String(NAME)}`);
-  return name;
-}
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function createDatabase(prefix: string, template: string): Promise<FreshDatabase> {
-  const name = checkedName(`${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`);
-  const source = checkedName(template);
-  // CREATE DATABASE ... TEMPLATE fails while another session is copying the same template.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${source}`));
-      break;
-    } catch (error) {
-      if (attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    }
-  }
-  const url = databaseUrl(inject('pgAdminUrl'), name);
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const scratch = await createScratchDatabase(inject('pgAdminUrl'), prefix, { template });
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
   // A connection the server drops (DROP ... WITH (FORCE)) must not crash the test process.
   pool.on('error', () => undefined);
   return {
-    url,
+    url: scratch.url,
     pool,
     close: async () => {
       await pool.end();
-      await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await scratch.drop();
     },
   };
 }

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, pgDatabase, readMigrations } from '../../functions/inbox/index.js';
 import { startPostgres } from '../../local/postgres.js';
-import { databaseUrl } from './database-url.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../local/scratch-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,15 +20,14 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const server = await startPostgres();
-  // Made here, never from input: safe to paste into CREATE / DROP DATABASE.
-  const template = `inbox_template_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  let template: ScratchDatabase | undefined;
   const teardown = async () => {
-    await admin(server.url, `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => undefined);
+    await template?.drop().catch(() => undefined);
     await server.close();
   };
   try {
-    await admin(server.url, `CREATE DATABASE ${template}`);
-    const db = pgDatabase({ connectionString: databaseUrl(server.url, template), max: 1 });
+    template = await createScratchDatabase(server.url, 'inbox_template');
+    const db = pgDatabase({ connectionString: template.url, max: 1 });
     try {
       await migrate(db, await readMigrations(fileURLToPath(new URL('../../migrations', import.meta.url))));
     } finally {
@@ -41,17 +38,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   project.provide('pgAdminUrl', server.url);
-  project.provide('pgTemplate', template);
+  project.provide('pgTemplate', template.name);
   return teardown;
-}
-
-/** One statement on its own short-lived connection, so no idle admin connection outlives a long run. */
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { localSqsClient, startSqs, type RunningSqs, type StartSqsOptions } from '../../local/sqs/index.js';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { createQueue, localSqsClient, startSqs, type RunningSqs, type StartSqsOptions } from '../../local/sqs/index.js';
 
 /** A clock a test moves forward instead of waiting. */
 export interface TestClock {
@@ -43,9 +43,7 @@ export async function startTestSqs(options: Omit<StartSqsOptions, 'now'> = {}): 
     client,
     clock,
     async createQueue(name, attributes = {}) {
-      const fifo = name.endsWith('.fifo') ? { FifoQueue: 'true' } : {};
-      const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: { ...fifo, ...attributes } }));
-      return QueueUrl!;
+      return (await createQueue(client, name, { attributes })).queueUrl;
     },
     async close() {
       client.destroy();

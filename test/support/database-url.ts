@@ -1,6 +1,0 @@
-/** The same server's URL, on another database. */
-export function databaseUrl(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
