@@ -10,7 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { SQSRecord } from 'aws-lambda';
-import { migrate, pgDatabase, processBatch, readMigrations, sql, type InboxOptions } from '../functions/inbox/index.js';
+import { processBatch, sql, type InboxOptions } from '../functions/inbox/index.js';
+import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
+import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { startPostgres } from '../local/postgres.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { openDataApi } from '../test/support/data-api.js';

@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import { cleanupInbox, dataApiDatabaseFromEnv, type CleanupReport } from '../inbox/index.js';
+import { cleanupInbox, type CleanupReport } from '../inbox/cleanup/index.js';
+import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
 import { cleanupSettings } from './settings.js';
 
 const logger = new Logger();

@@ -1,35 +1,23 @@
-export type { Database, QueryResult, Row, Transaction } from './database.js';
-export {
-  DatabaseQueryError,
-  DeadlineError,
-  FifoSkipError,
-  InboxConfigError,
-  InboxError,
-  InvalidEventError,
-  InvalidKeyError,
-  PermanentError,
-  SqlTemplateError,
-} from './errors.js';
-export type { InboxOptions, MessageContext } from './options.js';
-export { OutcomeKind } from './outcome.js';
+export type { Database, QueryResult, Row, Transaction } from './database/database.js';
+export { DatabaseQueryError } from './database/errors.js';
+export { InboxConfigError, InboxError } from './errors.js';
+export type {
+  InboxCommonOptions,
+  InboxLogger,
+  InboxMetrics,
+  InboxOptions,
+  MessageContext,
+  StatementContext,
+  StatementModeOptions,
+  TransactionModeOptions,
+} from './options.js';
+export { isRedelivered, OutcomeKind } from './outcome.js';
 export type { Outcome } from './outcome.js';
-export { pgDatabase } from './pg-database.js';
-export type { PgDatabaseOptions } from './pg-database.js';
-export { SqlState, sqlStateOf } from './sql-state.js';
-export { sql, SqlStatement, TypedValue } from './sql.js';
-export type { SqlValue, TypeHint } from './sql.js';
-export { inbox } from './middleware.js';
-export { processBatch } from './process-batch.js';
-export { migrate, migrationChecksum, MigrationChecksumError, MigrationFailedError } from './migrate.js';
-export type { Migration, MigrationReport } from './migrate.js';
-export { MigrationFileError, readMigrations } from './migration-files.js';
-export { dataApiDatabase, dataApiDatabaseFromEnv } from './data-api-database.js';
-export type { DataApiDatabaseFromEnvOptions, DataApiDatabaseOptions, ResumeRetry } from './data-api-database.js';
-export { DataApiResumingError, DataApiStatementTimeoutError, DataApiTransactionEndedError } from './data-api-errors.js';
-export { codeSpans, splitStatements } from './sql-text.js';
-export type { CodeSpan } from './sql-text.js';
-export { cleanupInbox } from './cleanup.js';
-export type { CleanupOptions, CleanupReport } from './cleanup.js';
-export { sendMessages } from './producer.js';
-export type { FailedMessage, OutgoingMessage, SendMessagesOptions, SendMessagesResult, SentMessage } from './producer.js';
-export { uuidv7 } from './uuid-v7.js';
+export { ClaimVanishedError, DeadlineError, FifoSkipError, InvalidEventError, InvalidKeyError, PermanentError } from './pipeline/errors.js';
+export type { KeyFallback } from './pipeline/record-source.js';
+export { SqlTemplateError } from './sql/errors.js';
+export { SqlState, sqlStateOf } from './sql/sql-state.js';
+export { sql, SqlStatement, TypedValue } from './sql/sql.js';
+export type { SqlValue, TypeHint } from './sql/sql.js';
+export { inbox } from './sqs/middleware.js';
+export { processBatch } from './sqs/process-batch.js';

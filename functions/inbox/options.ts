@@ -1,67 +1,82 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { SQSRecord } from 'aws-lambda';
-import type { Database, Transaction } from './database.js';
+import type { Database, Transaction } from './database/database.js';
 import { InboxConfigError } from './errors.js';
 import type { Outcome } from './outcome.js';
-import type { SqlStatement } from './sql.js';
+import type { SqlStatement } from './sql/sql.js';
 
 /**
- * What a handler is given beside the parsed message.
+ * What a handler is given beside the parsed message. `R` is the record type of the event source:
+ * an `SQSRecord`, or a `KafkaRecord` on the Kafka entry points.
  *
  * @example
  * ```ts
  * handle: async (order, { tx, key, record }) => { await tx.query(sql`... ${key} ... ${record.messageId}`); }
  * ```
  */
-export interface MessageContext {
+export interface MessageContext<R = SQSRecord> {
   /** The claim's transaction: commit and roll back are the kit's. */
   tx: Transaction;
-  /** The SQS record as it arrived. */
-  record: SQSRecord;
+  /** The record as it arrived. */
+  record: R;
   /** The idempotency key the message was claimed under. */
   key: string;
 }
 
+/** What a statement-mode effect is given: the record and its key; no transaction. */
+export type StatementContext<R = SQSRecord> = Omit<MessageContext<R>, 'tx'>;
+
 /**
- * What `inbox()` and `processBatch()` take. Give `handle` (transaction mode) or `statement`
- * (statement mode: one round trip a message), not both.
+ * The logger the kit writes one structured line per record to; a Powertools `Logger` fits.
  *
  * @example
  * ```ts
- * const options: InboxOptions<Order> = {
- *   consumer: 'ship-orders',
- *   db: dataApiDatabaseFromEnv(),
- *   statement: (order) => sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${sql.uuid(order.id)}`,
- * };
+ * const logger: InboxLogger = new Logger({ serviceName: 'orders' });
  * ```
  */
-export interface InboxOptions<T> {
+export interface InboxLogger {
+  debug(message: string, ...attributes: Record<string, unknown>[]): void;
+  info(message: string, ...attributes: Record<string, unknown>[]): void;
+  warn(message: string, ...attributes: Record<string, unknown>[]): void;
+  error(message: string, ...attributes: Record<string, unknown>[]): void;
+}
+
+/**
+ * Where the kit counts outcomes and records latencies; a Powertools `Metrics` fits.
+ *
+ * @example
+ * ```ts
+ * const metrics: InboxMetrics = new Metrics({ namespace: 'orders' });
+ * ```
+ */
+export interface InboxMetrics {
+  addMetric(name: string, unit: 'Count' | 'Milliseconds', value: number): void;
+}
+
+/** The options of both modes, on every event source. */
+export interface InboxCommonOptions<T, R = SQSRecord> {
   /** The consumer_name the claims are recorded under; one per logical consumer. */
   readonly consumer: string;
   /** Where claims and effects commit: `dataApiDatabase(...)` or `pgDatabase(...)`. */
   readonly db: Database;
-  /** Transaction mode: runs inside the claim's transaction. */
-  readonly handle?: (message: T, ctx: MessageContext) => Promise<void>;
-  /** Statement mode: the effect as one statement, composed with the claim; the context has no `tx`. */
-  readonly statement?: (message: T, ctx: Omit<MessageContext, 'tx'>) => SqlStatement;
   /**
    * Turns a record into the message; a throw rejects the message.
-   * @default JSON.parse(record.body)
+   * @default JSON.parse of the body (SQS) or of the UTF-8 value (Kafka)
    */
-  readonly parse?: (record: SQSRecord) => T | Promise<T>;
+  readonly parse?: (record: R) => T | Promise<T>;
   /**
    * The idempotency key of a record.
-   * @default the `idempotency-key` message attribute, else `attributes.MessageDeduplicationId`, else `messageId`
+   * @default SQS: the `idempotency-key` message attribute, else `attributes.MessageDeduplicationId`,
+   * else `messageId`; Kafka: the `idempotency-key` header, else `<topic>:<partition>:<offset>`
    */
-  readonly key?: (record: SQSRecord) => string;
+  readonly key?: (record: R) => string;
   /**
-   * Messages (standard queue) or message groups (FIFO) in flight at once.
+   * Messages (standard queue) or ordered lanes (FIFO message groups, Kafka partitions) in flight at once.
    * @default 10
    */
   readonly concurrency?: number;
   /**
-   * What a failure in a FIFO batch skips: the rest of its group, or the rest of the batch.
+   * What a failure in an ordered lane skips: the rest of its lane (FIFO group, Kafka partition), or
+   * the rest of the batch.
    * @default 'group'
    */
   readonly fifoFailure?: 'group' | 'batch';
@@ -86,16 +101,45 @@ export interface InboxOptions<T> {
    */
   readonly onOutcome?: (outcome: Outcome) => void;
   /**
-   * A Powertools Logger for one structured line per record.
+   * A logger (Powertools `Logger`) for one structured line per record.
    * @default none: silent
    */
-  readonly logger?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+  readonly logger?: InboxLogger;
   /**
-   * A Powertools Metrics for a count per outcome and the processing latency.
+   * Metrics (Powertools `Metrics`) for a count per outcome and the processing latency.
    * @default none
    */
-  readonly metrics?: Pick<Metrics, 'addMetric'>;
+  readonly metrics?: InboxMetrics;
 }
+
+/** Transaction mode: `handle` runs inside the claim's transaction. */
+export interface TransactionModeOptions<T, R = SQSRecord> extends InboxCommonOptions<T, R> {
+  /** Runs inside the claim's transaction, only on a fresh claim; a throw rolls the claim back. */
+  readonly handle: (message: T, ctx: MessageContext<R>) => Promise<void>;
+  readonly statement?: never;
+}
+
+/** Statement mode: the effect is one statement, composed with the claim (one round trip a message). */
+export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptions<T, R> {
+  /** The effect as one statement; the kit makes it survive only with a fresh claim. */
+  readonly statement: (message: T, ctx: StatementContext<R>) => SqlStatement;
+  readonly handle?: never;
+}
+
+/**
+ * What `inbox()` and `processBatch()` take: `handle` (transaction mode) or `statement` (statement
+ * mode: one round trip a message), never both; giving both or neither does not compile.
+ *
+ * @example
+ * ```ts
+ * const options: InboxOptions<Order> = {
+ *   consumer: 'ship-orders',
+ *   db: dataApiDatabaseFromEnv(),
+ *   statement: (order) => sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${sql.uuid(order.id)}`,
+ * };
+ * ```
+ */
+export type InboxOptions<T, R = SQSRecord> = TransactionModeOptions<T, R> | StatementModeOptions<T, R>;
 
 /** The defaults of every optional option, in one place. */
 export const DEFAULTS = {
@@ -109,14 +153,27 @@ export const DEFAULTS = {
   idempotencyKeyAttribute: 'idempotency-key',
 } as const;
 
+/** How a record's effect is applied, with the user's function for it. */
+export type ApplyMode<T, R> =
+  | { readonly kind: 'transaction'; readonly handle: TransactionModeOptions<T, R>['handle'] }
+  | { readonly kind: 'statement'; readonly statement: StatementModeOptions<T, R>['statement'] };
+
 /** Options after defaults are merged and every value checked. */
-export type ResolvedOptions<T> = InboxOptions<T> & {
+export interface ResolvedOptions<T, R> {
+  readonly consumer: string;
+  readonly db: Database;
+  readonly mode: ApplyMode<T, R>;
+  readonly parse: ((record: R) => T | Promise<T>) | undefined;
+  readonly key: ((record: R) => string) | undefined;
   readonly concurrency: number;
   readonly fifoFailure: 'group' | 'batch';
   readonly lockTimeoutMs: number;
   readonly deadlineMarginMs: number;
   readonly maxRetries: number;
-};
+  readonly onOutcome: ((outcome: Outcome) => void) | undefined;
+  readonly logger: InboxLogger | undefined;
+  readonly metrics: InboxMetrics | undefined;
+}
 
 const CONSUMER = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
 
@@ -124,6 +181,25 @@ function requireInteger(name: string, value: number, min: number, max: number): 
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new InboxConfigError(`${name} must be a whole number from ${min} to ${max}, but ${String(value)} was given.`);
   }
+}
+
+function optionalFunction<F>(name: string, value: F | undefined): F | undefined {
+  if (value !== undefined && typeof value !== 'function') throw new InboxConfigError(`${name} must be a function, but ${typeof value} was given.`);
+  return value;
+}
+
+// The types forbid both-or-neither; JavaScript callers and casts still need the check.
+function modeOf<T, R>(options: InboxOptions<T, R>): ApplyMode<T, R> {
+  const { handle, statement } = options as { handle?: unknown; statement?: unknown };
+  if ((handle === undefined) === (statement === undefined)) {
+    throw new InboxConfigError('Give exactly one of handle (transaction mode) or statement (statement mode).');
+  }
+  if (typeof (handle ?? statement) !== 'function') {
+    throw new InboxConfigError(`${handle !== undefined ? 'handle' : 'statement'} must be a function.`);
+  }
+  return handle !== undefined
+    ? { kind: 'transaction', handle: handle as TransactionModeOptions<T, R>['handle'] }
+    : { kind: 'statement', statement: statement as StatementModeOptions<T, R>['statement'] };
 }
 
 /**
@@ -135,24 +211,28 @@ function requireInteger(name: string, value: number, min: number, max: number): 
  * const resolved = resolveOptions({ consumer: 'orders', db, handle }); // resolved.concurrency === 10
  * ```
  */
-export function resolveOptions<T>(options: InboxOptions<T>): ResolvedOptions<T> {
+export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptions<T, R> {
   if (typeof options !== 'object' || options === null) throw new InboxConfigError('inbox options are required.');
-  const resolved = {
-    ...options,
+  const resolved: ResolvedOptions<T, R> = {
+    consumer: options.consumer,
+    db: options.db,
+    mode: modeOf(options),
+    parse: optionalFunction('parse', options.parse),
+    key: optionalFunction('key', options.key),
     concurrency: options.concurrency ?? DEFAULTS.concurrency,
     fifoFailure: options.fifoFailure ?? DEFAULTS.fifoFailure,
     lockTimeoutMs: options.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
     deadlineMarginMs: options.deadlineMarginMs ?? DEFAULTS.deadlineMarginMs,
     maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+    onOutcome: optionalFunction('onOutcome', options.onOutcome),
+    logger: options.logger,
+    metrics: options.metrics,
   };
   if (typeof resolved.consumer !== 'string' || !CONSUMER.test(resolved.consumer)) {
     throw new InboxConfigError(`consumer must be 1 to 128 letters, digits or ._:/- starting with a letter or digit, but "${String(resolved.consumer)}" was given.`);
   }
   if (!resolved.db || typeof resolved.db.transaction !== 'function' || typeof resolved.db.query !== 'function') {
     throw new InboxConfigError('db must be a Database: pass pgDatabase(...) or dataApiDatabase(...).');
-  }
-  if ((resolved.handle === undefined) === (resolved.statement === undefined)) {
-    throw new InboxConfigError('Give exactly one of handle (transaction mode) or statement (statement mode).');
   }
   requireInteger('concurrency', resolved.concurrency, 1, 1000);
   requireInteger('lockTimeoutMs', resolved.lockTimeoutMs, 1, 60_000);

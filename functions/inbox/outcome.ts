@@ -1,3 +1,5 @@
+import type { KeyFallback } from './pipeline/record-source.js';
+
 /** What became of one SQS record. */
 export const OutcomeKind = {
   processed: 'processed',
@@ -22,8 +24,16 @@ export type OutcomeKind = (typeof OutcomeKind)[keyof typeof OutcomeKind];
  */
 export interface Outcome {
   kind: OutcomeKind;
+  /** The SQS messageId, or `<topic>-<partition>@<offset>` for a Kafka record. */
   messageId: string;
   key?: string;
+  /**
+   * Set when the key is a fallback that a redrive changes (`MessageDeduplicationId` or
+   * `messageId`), not the producer's `idempotency-key` attribute: a redriven copy of this message
+   * would not be seen as a duplicate.
+   */
+  keyFallback?: KeyFallback;
+  /** The FIFO message group, or the Kafka `<topic>-<partition>`. */
   groupId?: string;
   error?: unknown;
   durationMs: number;

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
-import { dataApiDatabaseFromEnv, migrate, readMigrations } from '../inbox/index.js';
+import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
+import { migrate, readMigrations } from '../inbox/migrations/index.js';
 import { onMigrationsEvent } from './on-event.js';
 import type { MigrationsResourceResponse } from './on-event.js';
 import { untilResumed } from './until-resumed.js';

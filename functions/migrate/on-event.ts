@@ -1,5 +1,5 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import type { MigrationReport } from '../inbox/index.js';
+import type { MigrationReport } from '../inbox/migrations/index.js';
 
 /** What the CDK Provider framework expects back from an onEvent handler. */
 export interface MigrationsResourceResponse {

@@ -3,7 +3,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import { dataApiDatabaseFromEnv, inbox } from '../inbox/index.js';
+import { inbox } from '../inbox/index.js';
+import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
 import { recordPaymentOptions } from './record-payment.js';
 import { shipOrderOptions } from './ship-order.js';
 

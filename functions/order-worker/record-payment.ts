@@ -1,12 +1,12 @@
 import type { SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
-import { PermanentError, sql, type Database, type InboxOptions } from '../inbox/index.js';
+import * as z from 'zod/mini';
+import { PermanentError, sql, type Database, type InboxCommonOptions, type TransactionModeOptions } from '../inbox/index.js';
 
 /** A payment received for an order. */
 export const RecordPayment = z.object({
   paymentId: z.uuid(),
   orderId: z.uuid(),
-  amount: z.string().regex(/^\d{1,10}(\.\d{1,2})?$/, 'amount must be a positive decimal with at most 2 places'),
+  amount: z.string().check(z.regex(/^\d{1,10}(\.\d{1,2})?$/, 'amount must be a positive decimal with at most 2 places')),
 });
 
 /** A validated payment message. */
@@ -37,7 +37,7 @@ export function parsePayment(record: SQSRecord): RecordPayment {
  * export const paymentHandler = middy().use(inbox(recordPaymentOptions(dataApiDatabaseFromEnv())));
  * ```
  */
-export function recordPaymentOptions(db: Database, extra: Partial<InboxOptions<RecordPayment>> = {}): InboxOptions<RecordPayment> {
+export function recordPaymentOptions(db: Database, extra: Partial<Omit<InboxCommonOptions<RecordPayment>, 'db'>> = {}): TransactionModeOptions<RecordPayment> {
   return {
     consumer: RECORD_PAYMENT_CONSUMER,
     db,

@@ -1,11 +1,11 @@
 import type { SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
-import { sql, type Database, type InboxOptions } from '../inbox/index.js';
+import * as z from 'zod/mini';
+import { sql, type Database, type InboxCommonOptions, type StatementModeOptions } from '../inbox/index.js';
 
 /** A request to ship one order. */
 export const ShipOrder = z.object({
   orderId: z.uuid(),
-  requestedAt: z.iso.datetime().optional(),
+  requestedAt: z.optional(z.iso.datetime()),
 });
 
 /** A validated ship-order message. */
@@ -37,7 +37,7 @@ export function parseShipOrder(record: SQSRecord): ShipOrder {
  * export const handler = middy().use(inbox(shipOrderOptions(pgDatabase({ connectionString }))));
  * ```
  */
-export function shipOrderOptions(db: Database, extra: Partial<InboxOptions<ShipOrder>> = {}): InboxOptions<ShipOrder> {
+export function shipOrderOptions(db: Database, extra: Partial<Omit<InboxCommonOptions<ShipOrder>, 'db'>> = {}): StatementModeOptions<ShipOrder> {
   return {
     consumer: SHIP_ORDER_CONSUMER,
     db,

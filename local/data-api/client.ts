@@ -1,5 +1,6 @@
 import { RDSDataClient } from '@aws-sdk/client-rds-data';
-import { dataApiDatabase, type Database, type DataApiDatabaseOptions } from '../../functions/inbox/index.js';
+import { type Database } from '../../functions/inbox/index.js';
+import { dataApiDatabase, type DataApiDatabaseOptions } from '../../functions/inbox/data-api/index.js';
 
 /** ARNs for calls to the emulator: it serves whatever cluster and secret it is asked for. */
 export const LOCAL_DATA_API_TARGET = {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { splitStatements } from '../../functions/inbox/index.js';
+import { splitStatements } from '../../functions/inbox/internal.js';
 import type { ColumnTypes } from './column-types.js';
 import type { Connections } from './connections.js';
 import { bindStatement, type BoundStatement } from './parameters.js';

@@ -1,4 +1,4 @@
-import { codeSpans } from '../../functions/inbox/index.js';
+import { codeSpans } from '../../functions/inbox/internal.js';
 import { badRequest } from './service-errors.js';
 
 /** The statement as node-postgres runs it: `$n` placeholders with their casts, and the values. */

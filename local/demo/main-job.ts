@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { InboxConfigError, migrate, readMigrations, sendMessages, sqlStateOf, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { InboxConfigError, sqlStateOf, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
+import { sendMessages } from '../../functions/inbox/producer/index.js';
 import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { startEventSource, type RunningEventSource } from '../event-source/index.js';

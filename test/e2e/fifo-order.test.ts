@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendMessages, sql, type Database, type InboxOptions } from '../../functions/inbox/index.js';
+import { sql, type Database, type InboxOptions } from '../../functions/inbox/index.js';
+import { sendMessages } from '../../functions/inbox/producer/index.js';
 import { crashingHandler } from '../../local/demo/crashing-handler.js';
 import { faultPlan } from '../../local/demo/fault-plan.js';
 import { seededRandom } from '../../local/demo/seeded-random.js';

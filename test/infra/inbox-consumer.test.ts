@@ -10,7 +10,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LATENCY_METRIC } from '../../functions/inbox/observe.js';
+import { LATENCY_METRIC } from '../../functions/inbox/pipeline/observe.js';
 import { OutcomeKind } from '../../functions/inbox/outcome.js';
 import { InboxConsumer } from '../../lib/inbox-consumer.js';
 import { INBOX_OUTCOMES, PROCESSING_LATENCY_METRIC } from '../../lib/outcome-metrics.js';

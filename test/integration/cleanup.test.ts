@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanupInbox, InboxConfigError } from '../../functions/inbox/index.js';
+import { InboxConfigError } from '../../functions/inbox/index.js';
+import { cleanupInbox } from '../../functions/inbox/cleanup/index.js';
 import { cleanupSettings } from '../../functions/inbox-cleanup/settings.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';

@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ExecuteStatementCommand } from '@aws-sdk/client-rds-data';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DataApiResumingError,
-  DataApiStatementTimeoutError,
-  DataApiTransactionEndedError,
-  DatabaseQueryError,
-  pgDatabase,
-  processBatch,
-  sql,
-  SqlState,
-  sqlStateOf,
-  type Database,
-  type Transaction,
-} from '../../functions/inbox/index.js';
-import { isTransient } from '../../functions/inbox/transient.js';
+import { DatabaseQueryError, processBatch, sql, SqlState, sqlStateOf, type Database, type Transaction } from '../../functions/inbox/index.js';
+import { DataApiResumingError, DataApiStatementTimeoutError, DataApiTransactionEndedError } from '../../functions/inbox/data-api/index.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
+import { isTransient } from '../../functions/inbox/pipeline/transient.js';
 import { LOCAL_DATA_API_TARGET } from '../../local/data-api/index.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';

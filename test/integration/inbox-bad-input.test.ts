@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { InvalidEventError, processBatch, sql, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { InvalidEventError, processBatch, sql, type InboxCommonOptions, type Outcome, type StatementModeOptions } from '../../functions/inbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { inboxRows, orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
@@ -11,7 +11,7 @@ type Ship = { orderId: string };
 describe.each(drivers)('bad input on $name', (driver) => {
   const fx = useInboxDatabase(driver);
 
-  const ship = (consumer: string, outcomes: Outcome[], extra: Partial<InboxOptions<Ship>> = {}): InboxOptions<Ship> => ({
+  const ship = (consumer: string, outcomes: Outcome[], extra: Partial<InboxCommonOptions<Ship>> = {}): StatementModeOptions<Ship> => ({
     consumer, db: fx.db, onOutcome: (o) => outcomes.push(o),
     statement: (m) => sql`UPDATE orders SET version = version + 1 WHERE order_id = ${sql.uuid(m.orderId)}`,
     ...extra,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { processBatch, sql, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { processBatch, sql, type InboxCommonOptions, type Outcome, type TransactionModeOptions } from '../../functions/inbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { uniqueConsumer } from '../support/orders.js';
@@ -11,7 +11,7 @@ describe.each(drivers)('FIFO message groups on $name', (driver) => {
   const fx = useInboxDatabase(driver);
 
   /** Appends each step to a per-consumer log table, so the order of commits can be read back. */
-  const logSteps = (consumer: string, outcomes: Outcome[], extra: Partial<InboxOptions<Step>> = {}): InboxOptions<Step> => ({
+  const logSteps = (consumer: string, outcomes: Outcome[], extra: Partial<InboxCommonOptions<Step>> = {}): TransactionModeOptions<Step> => ({
     consumer, db: fx.db, onOutcome: (o) => outcomes.push(o),
     handle: async (step, { tx }) => {
       if (step.fail) throw new Error(`step ${step.group}/${step.seq} failed`);

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { processBatch, sql, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
-import { payloadHash } from '../../functions/inbox/payload-hash.js';
+import { payloadHash } from '../../functions/inbox/claim/payload-hash.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';

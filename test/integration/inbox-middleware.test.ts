@@ -4,7 +4,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { inbox, InboxConfigError, sql } from '../../functions/inbox/index.js';
+import { inbox, InboxConfigError, sql, type InboxOptions } from '../../functions/inbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
@@ -82,7 +82,7 @@ describe.each(drivers)('the middy middleware with Powertools on $name', (driver)
   });
 
   it('refuses bad options when it is made, not per message', () => {
-    expect(() => inbox({ consumer: 'x', db: fx.db })).toThrow(InboxConfigError);
+    expect(() => inbox({ consumer: 'x', db: fx.db } as InboxOptions<unknown>)).toThrow(InboxConfigError);
     expect(() => inbox({ consumer: 'x', db: fx.db, handle: async () => undefined, concurrency: 0 })).toThrow(/concurrency must be a whole number from 1 to 1000, but 0 was given/);
   });
 });

@@ -1,14 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  migrate,
-  migrationChecksum,
-  MigrationChecksumError,
-  MigrationFailedError,
-  readMigrations,
-  type Database,
-  type Migration,
-} from '../../functions/inbox/index.js';
+import { type Database } from '../../functions/inbox/index.js';
+import { migrationChecksum } from '../../functions/inbox/internal.js';
+import { migrate, MigrationChecksumError, MigrationFailedError, readMigrations, type Migration } from '../../functions/inbox/migrations/index.js';
 import { emptyDatabase, type FreshDatabase } from '../support/database.js';
 import { drivers, type DriverTarget } from '../support/drivers.js';
 

@@ -1,5 +1,6 @@
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
-import type { Database, DataApiDatabaseOptions } from '../../functions/inbox/index.js';
+import type { Database } from '../../functions/inbox/index.js';
+import type { DataApiDatabaseOptions } from '../../functions/inbox/data-api/index.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi, type StartDataApiOptions } from '../../local/data-api/index.js';
 
 /** An emulator on the server of `url`, the real SDK client on it, and the driver on the URL's database. */

@@ -1,4 +1,5 @@
-import { pgDatabase, type Database } from '../../functions/inbox/index.js';
+import { type Database } from '../../functions/inbox/index.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { openDataApi } from './data-api.js';
 
 /** A way to reach a test database: the suites that touch SQL run once per driver. */

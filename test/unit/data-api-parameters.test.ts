@@ -7,8 +7,9 @@ import {
 } from '@aws-sdk/client-rds-data';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataApiDatabase, dataApiDatabaseFromEnv, InboxConfigError, sql } from '../../functions/inbox/index.js';
-import { toDataApiStatement, toSqlParameter } from '../../functions/inbox/data-api-parameters.js';
+import { InboxConfigError, sql } from '../../functions/inbox/index.js';
+import { dataApiDatabase, dataApiDatabaseFromEnv } from '../../functions/inbox/data-api/index.js';
+import { toDataApiStatement, toSqlParameter } from '../../functions/inbox/data-api/parameters.js';
 
 const ID = '6f1c8a3e-1b2c-4d5e-8f90-a1b2c3d4e5f6';
 const target = { resourceArn: 'arn:aws:rds:us-east-1:123456789012:cluster:c', secretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:s', database: 'app' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldValue, toQueryResult } from '../../functions/inbox/data-api-records.js';
+import { fieldValue, toQueryResult } from '../../functions/inbox/data-api/records.js';
 
 const column = (label: string, typeName: string) => ({ label, name: label, typeName });
 

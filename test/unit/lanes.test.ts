@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { laneItems, runLanes } from '../../functions/inbox/lanes.js';
+import { laneItems, runLanes } from '../../functions/inbox/pipeline/lanes.js';
 
 describe('lanes keep order inside and bound concurrency across', () => {
   it('groups items by lane in first-seen order, keeping item order', () => {

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { defaultKey, keyOf } from '../../functions/inbox/message-key.js';
+import { keyOf } from '../../functions/inbox/pipeline/message-key.js';
+import { sqsDefaultKey } from '../../functions/inbox/sqs/sqs-source.js';
 import { sqsRecord } from '../support/sqs-events.js';
 
-describe('the default idempotency key', () => {
-  it('is the idempotency-key attribute when present', () => {
-    expect(defaultKey(sqsRecord({}, { key: 'k1', deduplicationId: 'd1', groupId: 'g' }))).toBe('k1');
+describe('the default SQS idempotency key', () => {
+  it('is the idempotency-key attribute when present, and no fallback', () => {
+    expect(sqsDefaultKey(sqsRecord({}, { key: 'k1', deduplicationId: 'd1', groupId: 'g' }))).toEqual({ key: 'k1' });
   });
-  it('else the MessageDeduplicationId', () => {
-    expect(defaultKey(sqsRecord({}, { deduplicationId: 'd1', groupId: 'g' }))).toBe('d1');
+  it('else the MessageDeduplicationId, marked as a fallback a redrive changes', () => {
+    expect(sqsDefaultKey(sqsRecord({}, { deduplicationId: 'd1', groupId: 'g' }))).toEqual({ key: 'd1', fallback: 'MessageDeduplicationId' });
   });
-  it('else the messageId', () => {
-    expect(defaultKey(sqsRecord({}, { messageId: 'm1' }))).toBe('m1');
+  it('else the messageId, marked as a fallback', () => {
+    expect(sqsDefaultKey(sqsRecord({}, { messageId: 'm1' }))).toEqual({ key: 'm1', fallback: 'messageId' });
   });
 });
 
@@ -20,15 +21,18 @@ describe('a key must be a non-empty string of at most 512 characters', () => {
     ['', /empty/],
     ['x'.repeat(513), /513 characters, over the 512 allowed/],
   ])('%j is refused', (key, message) => {
-    const result = keyOf(record, () => key);
+    const result = keyOf(record, () => key, sqsDefaultKey);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.message).toMatch(message);
   });
   it('a throwing key function is refused with its message', () => {
-    const result = keyOf(record, () => { throw new Error('boom'); });
+    const result = keyOf(record, () => { throw new Error('boom'); }, sqsDefaultKey);
     expect(!result.ok && result.error.message).toMatch(/threw: boom/);
   });
-  it('512 characters are accepted', () => {
-    expect(keyOf(record, () => 'x'.repeat(512))).toEqual({ ok: true, key: 'x'.repeat(512) });
+  it('512 characters are accepted, and a key of the user is never a fallback', () => {
+    expect(keyOf(record, () => 'x'.repeat(512), sqsDefaultKey)).toEqual({ ok: true, key: 'x'.repeat(512) });
+  });
+  it('without a key function the default is checked too, keeping its fallback mark', () => {
+    expect(keyOf(sqsRecord({}, { messageId: 'm1' }), undefined, sqsDefaultKey)).toEqual({ ok: true, key: 'm1', fallback: 'messageId' });
   });
 });

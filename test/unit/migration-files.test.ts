@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MigrationFileError, readMigrations } from '../../functions/inbox/index.js';
+import { MigrationFileError, readMigrations } from '../../functions/inbox/migrations/index.js';
 
 const folders: string[] = [];
 afterEach(async () => {

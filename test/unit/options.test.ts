@@ -28,7 +28,9 @@ describe('options that cannot work are refused with what to change', () => {
     ['an unknown fifoFailure', { fifoFailure: 'all' as 'batch' }, /fifoFailure must be 'group' or 'batch', but "all"/],
     ['no db', { db: undefined as unknown as Database }, /db must be a Database/],
   ])('%s', (_label, change, message) => {
-    expect(() => resolveOptions({ consumer: 'orders', db, handle, ...change })).toThrow(InboxConfigError);
-    expect(() => resolveOptions({ consumer: 'orders', db, handle, ...change })).toThrow(message);
+    // A cast, as a JavaScript caller would pass it: the types already refuse most of these.
+    const options = { consumer: 'orders', db, handle, ...change } as InboxOptions<unknown>;
+    expect(() => resolveOptions(options)).toThrow(InboxConfigError);
+    expect(() => resolveOptions(options)).toThrow(message);
   });
 });

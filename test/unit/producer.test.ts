@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand, SQSClient, SQSServiceException, type SendMessageBatchCommandInput, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InboxConfigError, sendMessages, uuidv7 } from '../../functions/inbox/index.js';
+import { InboxConfigError } from '../../functions/inbox/index.js';
+import { uuidv7 } from '../../functions/inbox/internal.js';
+import { sendMessages } from '../../functions/inbox/producer/index.js';
 
 const STANDARD = 'https://sqs.us-east-1.amazonaws.com/123456789012/orders';
 const FIFO = 'https://sqs.us-east-1.amazonaws.com/123456789012/orders.fifo';

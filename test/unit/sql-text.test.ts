@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeSpans, splitStatements } from '../../functions/inbox/index.js';
+import { codeSpans, splitStatements } from '../../functions/inbox/internal.js';
 
 /** The code of a text as the spans cut it, joined with `|` so a test reads what the lexer sees. */
 function code(text: string): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql, SqlTemplateError, TypedValue } from '../../functions/inbox/index.js';
-import { toPgQuery } from '../../functions/inbox/sql.js';
+import { toPgQuery } from '../../functions/inbox/sql/sql.js';
 
 describe('the sql tag binds every value', () => {
   it('turns interpolations into $n placeholders and keeps the values apart', () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DatabaseQueryError } from '../../functions/inbox/index.js';
-import { isTransient, withRetries } from '../../functions/inbox/transient.js';
-
-const policy = { maxRetries: 3, baseMs: 1, remainingMs: () => 60_000, marginMs: 1000 };
+import { retry } from '../../functions/inbox/internal.js';
+import { isTransient, transientRetry } from '../../functions/inbox/pipeline/transient.js';
 
 describe('what is retried in place', () => {
   it.each([
@@ -18,25 +17,28 @@ describe('what is retried in place', () => {
   });
 });
 
-describe('withRetries', () => {
+describe('the transient retry policy of an invocation', () => {
+  const policy = { ...transientRetry(3, () => 60_000, 1000), backoff: { baseMs: 1 } };
+
   it('retries transient errors up to maxRetries, then throws the last', async () => {
     let attempts = 0;
     const error = new DatabaseQueryError('x', '40001');
-    await expect(withRetries(async () => { attempts += 1; throw error; }, policy)).rejects.toBe(error);
+    await expect(retry(async () => { attempts += 1; throw error; }, policy)).rejects.toBe(error);
     expect(attempts).toBe(4);
   });
   it('returns once an attempt succeeds', async () => {
     let attempts = 0;
-    await expect(withRetries(async () => { attempts += 1; if (attempts < 3) throw new DatabaseQueryError('x', '40P01'); return 'ok'; }, policy)).resolves.toBe('ok');
+    await expect(retry(async () => { attempts += 1; if (attempts < 3) throw new DatabaseQueryError('x', '40P01'); return 'ok'; }, policy)).resolves.toBe('ok');
   });
   it('does not retry other errors', async () => {
     let attempts = 0;
-    await expect(withRetries(async () => { attempts += 1; throw new Error('no'); }, policy)).rejects.toThrow('no');
+    await expect(retry(async () => { attempts += 1; throw new Error('no'); }, policy)).rejects.toThrow('no');
     expect(attempts).toBe(1);
   });
   it('does not retry when the wait would cross the deadline margin', async () => {
     let attempts = 0;
-    await expect(withRetries(async () => { attempts += 1; throw new DatabaseQueryError('x', '40001'); }, { ...policy, remainingMs: () => 999 })).rejects.toThrow('x');
+    const late = { ...transientRetry(3, () => 999, 1000), backoff: { baseMs: 1 } };
+    await expect(retry(async () => { attempts += 1; throw new DatabaseQueryError('x', '40001'); }, late)).rejects.toThrow('x');
     expect(attempts).toBe(1);
   });
 });

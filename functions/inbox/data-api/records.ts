@@ -1,5 +1,5 @@
 import type { ArrayValue, ColumnMetadata, ExecuteStatementCommandOutput, Field } from '@aws-sdk/client-rds-data';
-import type { QueryResult, Row } from './database.js';
+import type { QueryResult, Row } from '../database/database.js';
 
 // The Data API's TIMESTAMP text: `YYYY-MM-DD HH:MM:SS[.ffffff]`, in UTC.
 const TIMESTAMP = /^(\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;

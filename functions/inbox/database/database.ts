@@ -1,4 +1,4 @@
-import type { SqlStatement } from './sql.js';
+import type { SqlStatement } from '../sql/sql.js';
 
 /** A row as the drivers return it: column name to value. */
 export type Row = Record<string, unknown>;

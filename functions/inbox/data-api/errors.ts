@@ -1,4 +1,4 @@
-import { InboxError } from './errors.js';
+import { InboxError } from '../errors.js';
 
 /**
  * The Data API no longer knows the transaction (TransactionNotFoundException): the service rolled

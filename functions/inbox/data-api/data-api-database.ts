@@ -5,14 +5,15 @@ import {
   RDSDataClient,
   RollbackTransactionCommand,
 } from '@aws-sdk/client-rds-data';
-import { DataApiResumingError, DataApiStatementTimeoutError, DataApiTransactionEndedError } from './data-api-errors.js';
-import { toDataApiStatement } from './data-api-parameters.js';
-import { toQueryResult } from './data-api-records.js';
-import type { Database, QueryResult, Row, Transaction } from './database.js';
-import { DatabaseQueryError, InboxConfigError } from './errors.js';
-import { serialized } from './serialized.js';
-import { sqlStateOf } from './sql-state.js';
-import type { SqlStatement } from './sql.js';
+import { DataApiResumingError, DataApiStatementTimeoutError, DataApiTransactionEndedError } from './errors.js';
+import { toDataApiStatement } from './parameters.js';
+import { toQueryResult } from './records.js';
+import type { Database, QueryResult, Row, Transaction } from '../database/database.js';
+import { DatabaseQueryError } from '../database/errors.js';
+import { InboxConfigError } from '../errors.js';
+import { serialized } from '../database/serialized.js';
+import { sqlStateOf } from '../sql/sql-state.js';
+import type { SqlStatement } from '../sql/sql.js';
 
 /** How long a call waits for a paused Aurora Serverless cluster to resume. */
 export interface ResumeRetry {

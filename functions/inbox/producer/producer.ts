@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand, type MessageAttributeValue, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
-import { InboxConfigError } from './errors.js';
-import { DEFAULTS } from './options.js';
+import { InboxConfigError } from '../errors.js';
+import { DEFAULTS } from '../options.js';
 import { uuidv7 } from './uuid-v7.js';
 
 /** One message for `sendMessages`. */

@@ -1,25 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InboxError } from './errors.js';
+import { MigrationFileError } from './errors.js';
 import type { Migration } from './migrate.js';
-import { splitStatements } from './sql-text.js';
-
-/**
- * A migrations folder holds a file that cannot be ordered or applied: badly named, numbered
- * twice, or without a statement. The message names the file and the fix.
- *
- * @example
- * ```ts
- * await expect(readMigrations('migrations-with-a-typo')).rejects.toThrow(MigrationFileError);
- * ```
- */
-export class MigrationFileError extends InboxError {
-  public constructor(message: string) {
-    super(message);
-    this.name = 'MigrationFileError';
-  }
-}
+import { splitStatements } from '../sql/sql-text.js';
 
 const MIGRATION_FILE = /^(\d{4})_[a-z0-9_]+\.sql$/;
 

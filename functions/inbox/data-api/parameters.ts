@@ -1,6 +1,6 @@
 import type { SqlParameter } from '@aws-sdk/client-rds-data';
-import { SqlTemplateError } from './errors.js';
-import { formatTimestamp, TypedValue, type SqlStatement, type SqlValue } from './sql.js';
+import { SqlTemplateError } from '../sql/errors.js';
+import { formatTimestamp, TypedValue, type SqlStatement, type SqlValue } from '../sql/sql.js';
 
 /** A statement as the Data API takes it: `:p1`-style names in the text and one parameter per value. */
 export interface DataApiStatement {

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import type { Database, Transaction } from './database.js';
-import { InboxConfigError, InboxError } from './errors.js';
-import { sqlStateOf } from './sql-state.js';
-import { splitStatements } from './sql-text.js';
-import { sql, SqlStatement } from './sql.js';
+import type { Database, Transaction } from '../database/database.js';
+import { InboxConfigError } from '../errors.js';
+import { migrationChecksum } from './checksum.js';
+import { MigrationChecksumError, MigrationFailedError } from './errors.js';
+import { splitStatements } from '../sql/sql-text.js';
+import { sql, SqlStatement } from '../sql/sql.js';
 
 /** One migration: its file name (which orders it and is recorded) and its SQL text. */
 export interface Migration {
@@ -19,74 +19,6 @@ export interface MigrationReport {
   readonly applied: string[];
   /** Migrations of the list found already applied (by this or an earlier run). */
   readonly alreadyApplied: string[];
-}
-
-/**
- * An applied migration's file changed since it was applied. Nothing was applied by this run.
- *
- * @example
- * ```ts
- * await expect(migrate(db, edited)).rejects.toThrow(MigrationChecksumError);
- * ```
- */
-export class MigrationChecksumError extends InboxError {
-  public readonly migration: string;
-  public constructor(migration: string, recorded: string, current: string) {
-    super(
-      `Migration ${migration} changed after it was applied (recorded sha-256 ${recorded}, the file now has ${current}). ` +
-      'An applied migration must never change: restore the file and add a new migration with the change.',
-    );
-    this.name = 'MigrationChecksumError';
-    this.migration = migration;
-  }
-}
-
-/**
- * A statement of a migration failed. The whole run was rolled back: no migration of it is applied
- * or recorded.
- *
- * @example
- * ```ts
- * catch (error) { if (error instanceof MigrationFailedError) console.error(error.migration, error.statement); }
- * ```
- */
-export class MigrationFailedError extends InboxError {
-  public readonly migration: string;
-  /** 1-based position of the failed statement in its file. */
-  public readonly statementNumber: number;
-  public readonly statement: string;
-  public readonly sqlState: string | undefined;
-  public constructor(migration: string, statementNumber: number, statementCount: number, statement: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(
-      `Migration ${migration} failed at statement ${statementNumber} of ${statementCount} (${excerpt(statement)}): ${reason}. ` +
-      'The run was rolled back and nothing was applied: fix that migration and run again.',
-      { cause },
-    );
-    this.name = 'MigrationFailedError';
-    this.migration = migration;
-    this.statementNumber = statementNumber;
-    this.statement = statement;
-    this.sqlState = sqlStateOf(cause);
-  }
-}
-
-
-function excerpt(statement: string): string {
-  const oneLine = statement.replace(/\s+/g, ' ').trim();
-  return oneLine.length > 120 ? `${oneLine.slice(0, 117)}...` : oneLine;
-}
-
-/**
- * The checksum recorded for a migration: sha-256 of its text, in hex.
- *
- * @example
- * ```ts
- * migrationChecksum('CREATE TABLE t (a int);') // '3c2f...' (64 hex digits)
- * ```
- */
-export function migrationChecksum(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 function checkList(migrations: readonly Migration[]): void {

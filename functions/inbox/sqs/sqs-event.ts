@@ -1,5 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { InvalidEventError } from './errors.js';
+import { InvalidEventError } from '../pipeline/errors.js';
 
 /**
  * The records of an SQS batch, after checking that the event is one. A record without a
@@ -12,15 +12,20 @@ import { InvalidEventError } from './errors.js';
  * ```
  */
 export function sqsRecords(event: unknown): SQSRecord[] {
-  if (typeof event !== 'object' || event === null) throw new InvalidEventError(`got ${event === null ? 'null' : typeof event}`);
+  const refuse = (detail: string) => new InvalidEventError('SQS', detail);
+  if (typeof event !== 'object' || event === null) throw refuse(`got ${event === null ? 'null' : typeof event}`);
   const records = (event as Partial<SQSEvent>).Records;
-  if (!Array.isArray(records)) throw new InvalidEventError('it has no Records array');
+  if (!Array.isArray(records)) {
+    throw refuse((event as { eventSource?: unknown }).eventSource !== undefined
+      ? `it comes from ${String((event as { eventSource?: unknown }).eventSource)} and has no Records array`
+      : 'it has no Records array');
+  }
   records.forEach((record: unknown, index) => {
-    if (typeof record !== 'object' || record === null) throw new InvalidEventError(`record ${index} is not an object`);
+    if (typeof record !== 'object' || record === null) throw refuse(`record ${index} is not an object`);
     const { messageId, body, eventSource } = record as Partial<SQSRecord>;
-    if (eventSource !== undefined && eventSource !== 'aws:sqs') throw new InvalidEventError(`record ${index} comes from ${String(eventSource)}`);
-    if (typeof messageId !== 'string' || messageId === '') throw new InvalidEventError(`record ${index} has no messageId`);
-    if (typeof body !== 'string') throw new InvalidEventError(`record ${index} (${messageId}) has no body`);
+    if (eventSource !== undefined && eventSource !== 'aws:sqs') throw refuse(`record ${index} comes from ${String(eventSource)}`);
+    if (typeof messageId !== 'string' || messageId === '') throw refuse(`record ${index} has no messageId`);
+    if (typeof body !== 'string') throw refuse(`record ${index} (${messageId}) has no body`);
   });
   return records as SQSRecord[];
 }

@@ -1,5 +1,5 @@
-import type { InboxOptions } from './options.js';
-import type { Outcome, OutcomeKind } from './outcome.js';
+import type { ResolvedOptions } from '../options.js';
+import type { Outcome, OutcomeKind } from '../outcome.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -33,7 +33,7 @@ export const LATENCY_METRIC = 'processingLatency';
  * observe({ kind: 'processed', messageId, key, durationMs: 12 }, options);
  * ```
  */
-export function observe(outcome: Outcome, options: Pick<InboxOptions<unknown>, 'onOutcome' | 'logger' | 'metrics'>): void {
+export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown, unknown>, 'onOutcome' | 'logger' | 'metrics'>): void {
   const { logger, metrics, onOutcome } = options;
   if (logger) {
     logger[LOG_LEVEL[outcome.kind]](LOG_MESSAGE[outcome.kind], {
@@ -42,6 +42,7 @@ export function observe(outcome: Outcome, options: Pick<InboxOptions<unknown>, '
       groupId: outcome.groupId,
       outcome: outcome.kind,
       durationMs: outcome.durationMs,
+      ...(outcome.keyFallback !== undefined ? { keyFallback: outcome.keyFallback } : {}),
       ...(outcome.error !== undefined ? { error: outcome.error as Error } : {}),
     });
   }
@@ -53,7 +54,7 @@ export function observe(outcome: Outcome, options: Pick<InboxOptions<unknown>, '
     try {
       onOutcome(outcome);
     } catch (error) {
-      logger?.warn('onOutcome threw; the outcome stands', { messageId: outcome.messageId, error: error as Error });
+      logger?.warn('onOutcome threw; the outcome stands', { messageId: outcome.messageId, error });
     }
   }
 }

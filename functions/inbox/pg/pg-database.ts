@@ -1,9 +1,10 @@
 import pg from 'pg';
-import type { Database, QueryResult, Row, Transaction } from './database.js';
-import { DatabaseQueryError, InboxConfigError } from './errors.js';
-import { serialized } from './serialized.js';
-import { sqlStateOf } from './sql-state.js';
-import { toPgQuery, type SqlStatement } from './sql.js';
+import type { Database, QueryResult, Row, Transaction } from '../database/database.js';
+import { DatabaseQueryError } from '../database/errors.js';
+import { InboxConfigError } from '../errors.js';
+import { serialized } from '../database/serialized.js';
+import { sqlStateOf } from '../sql/sql-state.js';
+import { toPgQuery, type SqlStatement } from '../sql/sql.js';
 
 /** Options of `pgDatabase`: a connection string (the driver makes and ends its pool) or a pool of yours. */
 export type PgDatabaseOptions =

@@ -1,6 +1,6 @@
-import type { Database } from './database.js';
-import { InboxConfigError } from './errors.js';
-import { sql } from './sql.js';
+import type { Database } from '../database/database.js';
+import { InboxConfigError } from '../errors.js';
+import { sql } from '../sql/sql.js';
 
 /** Options of `cleanupInbox`. */
 export interface CleanupOptions {

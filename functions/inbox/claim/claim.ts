@@ -1,4 +1,4 @@
-import { sql, type SqlStatement } from './sql.js';
+import { sql, type SqlStatement } from '../sql/sql.js';
 
 /** Who claims what: the inbox row's key and the body's hash. */
 export interface ClaimTarget {

@@ -1,0 +1,2 @@
+export { cleanupInbox } from './cleanup.js';
+export type { CleanupOptions, CleanupReport } from './cleanup.js';

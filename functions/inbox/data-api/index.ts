@@ -1,0 +1,3 @@
+export { dataApiDatabase, dataApiDatabaseFromEnv } from './data-api-database.js';
+export type { DataApiDatabaseFromEnvOptions, DataApiDatabaseOptions, ResumeRetry } from './data-api-database.js';
+export { DataApiResumingError, DataApiStatementTimeoutError, DataApiTransactionEndedError } from './errors.js';

@@ -1,0 +1,13 @@
+// The kit's internals that its own emulators, benchmarks and tests share. Not a package entry
+// point: nothing here is part of the public API.
+export { classifyExisting, claimStatement, existingClaimStatement, guardedStatement, rejectStatement } from './claim/claim.js';
+export type { ClaimTarget } from './claim/claim.js';
+export { payloadHash } from './claim/payload-hash.js';
+export { migrationChecksum } from './migrations/checksum.js';
+export { DEFAULTS } from './options.js';
+export { uuidv7 } from './producer/uuid-v7.js';
+export { backoffDelay, retry, sleep } from './retry.js';
+export type { Backoff, RetryPolicy } from './retry.js';
+export { codeSpans, splitStatements } from './sql/sql-text.js';
+export type { CodeSpan } from './sql/sql-text.js';
+export { toPgQuery } from './sql/sql.js';

@@ -1,0 +1,5 @@
+export { MigrationChecksumError, MigrationFailedError, MigrationFileError } from './errors.js';
+export { inboxMigrations } from './inbox-migrations.js';
+export { migrate } from './migrate.js';
+export type { Migration, MigrationReport } from './migrate.js';
+export { readMigrations } from './migration-files.js';

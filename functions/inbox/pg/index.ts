@@ -1,0 +1,2 @@
+export { pgDatabase } from './pg-database.js';
+export type { PgDatabaseOptions } from './pg-database.js';

@@ -1,0 +1,101 @@
+import {
+  classifyExisting,
+  claimStatement,
+  existingClaimStatement,
+  guardedStatement,
+  rejectStatement,
+  type ClaimTarget,
+  type ExistingClaim,
+} from '../claim/claim.js';
+import type { Database } from '../database/database.js';
+import type { ApplyMode } from '../options.js';
+import { retry, type RetryPolicy } from '../retry.js';
+import { SqlState, sqlStateOf } from '../sql/sql-state.js';
+import { ClaimVanishedError } from './errors.js';
+import type { RecordResult } from './prepared-record.js';
+
+const MAX_REASON_LENGTH = 2000;
+
+/** The text recorded for a rejected message. */
+function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > MAX_REASON_LENGTH ? `${text.slice(0, MAX_REASON_LENGTH - 1)}…` : text;
+}
+
+async function existing(db: Pick<Database, 'query'>, target: ClaimTarget): Promise<ExistingClaim | undefined> {
+  const { rows } = await db.query<{ payload_hash: string; status: string }>(existingClaimStatement(target));
+  return classifyExisting(target, rows[0]);
+}
+
+/**
+ * Records a message as rejected with its reason, in a statement of its own, unless its key is
+ * known already (then it is a duplicate or a collision). Never throws: a failure to record is a
+ * `failed` result, so the message comes back.
+ *
+ * @example
+ * ```ts
+ * await rejectRecord(db, target, new PermanentError('unknown order'), policy) // { kind: 'rejected', error }
+ * ```
+ */
+export async function rejectRecord(db: Database, target: ClaimTarget, reason: unknown, policy: RetryPolicy): Promise<RecordResult> {
+  try {
+    return await retry(async (): Promise<RecordResult> => {
+      const { rows } = await db.query<{ claimed: number }>(rejectStatement(target, reasonOf(reason)));
+      if (Number(rows[0]?.claimed) === 1) return { kind: 'rejected', error: reason };
+      const found = await existing(db, target);
+      if (found === undefined) throw new ClaimVanishedError(target.key);
+      return { kind: found.kind };
+    }, policy);
+  } catch (error) {
+    return { kind: 'failed', error };
+  }
+}
+
+async function inStatementMode<T, R>(
+  db: Database, statement: Extract<ApplyMode<T, R>, { kind: 'statement' }>['statement'],
+  message: T, record: R, target: ClaimTarget, policy: RetryPolicy,
+): Promise<RecordResult> {
+  const effect = statement(message, { record, key: target.key });
+  try {
+    await retry(() => db.query(guardedStatement(target, effect)), policy);
+    return { kind: 'processed' };
+  } catch (error) {
+    if (sqlStateOf(error) !== SqlState.divisionByZero) throw error;
+    // 22012 is the guard's "already claimed", unless the user's statement divided by zero itself.
+    const found = await existing(db, target);
+    if (found === undefined) throw error;
+    return { kind: found.kind };
+  }
+}
+
+async function inTransactionMode<T, R>(
+  db: Database, handle: Extract<ApplyMode<T, R>, { kind: 'transaction' }>['handle'],
+  message: T, record: R, target: ClaimTarget, policy: RetryPolicy,
+): Promise<RecordResult> {
+  return retry(() => db.transaction(async (tx): Promise<RecordResult> => {
+    const { rows } = await tx.query<{ claimed: number }>(claimStatement(target));
+    if (Number(rows[0]?.claimed) !== 1) {
+      const found = await existing(tx, target);
+      if (found === undefined) throw new ClaimVanishedError(target.key);
+      return { kind: found.kind };
+    }
+    await handle(message, { tx, record, key: target.key });
+    return { kind: 'processed' };
+  }), policy);
+}
+
+/**
+ * Claims the record's key and applies its effect in one transaction (transaction mode) or one
+ * guarded statement (statement mode), retrying transient errors in place. Resolves to processed,
+ * duplicate or collision; throws what the handler or the database threw.
+ *
+ * @example
+ * ```ts
+ * await applyRecord(db, options.mode, order, record, target, policy) // { kind: 'processed' }
+ * ```
+ */
+export function applyRecord<T, R>(db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy): Promise<RecordResult> {
+  return mode.kind === 'statement'
+    ? inStatementMode(db, mode.statement, message, record, target, policy)
+    : inTransactionMode(db, mode.handle, message, record, target, policy);
+}

@@ -1,0 +1,105 @@
+import { InboxError } from '../errors.js';
+
+/**
+ * Thrown by a handler to say the message can never succeed: the transaction is rolled back, the
+ * message is recorded as rejected with this error's message, acknowledged, and not retried.
+ *
+ * @example
+ * ```ts
+ * handle: async (order, { tx }) => {
+ *   if (order.quantity <= 0) throw new PermanentError(`order ${order.id} has no quantity`);
+ *   await tx.query(sql`UPDATE stock SET reserved = reserved + ${order.quantity} WHERE sku = ${order.sku}`);
+ * }
+ * ```
+ */
+export class PermanentError extends Error {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'PermanentError';
+  }
+}
+
+/**
+ * The Lambda event is not a batch of the entry point's source (an SQS batch for `processBatch`, a
+ * Kafka batch for `processKafkaBatch`): no records, or a record without its identity or body.
+ * Nothing was processed; Lambda retries the whole invocation.
+ *
+ * @example
+ * ```ts
+ * await expect(processBatch({} as SQSEvent, context, options)).rejects.toThrow(InvalidEventError);
+ * ```
+ */
+export class InvalidEventError extends InboxError {
+  public constructor(source: 'SQS' | 'Kafka', detail: string) {
+    const batch = source === 'SQS' ? 'an SQS' : 'a Kafka';
+    super(`The event is not ${batch} batch: ${detail}. Attach this handler to ${batch} event source only.`);
+    this.name = 'InvalidEventError';
+  }
+}
+
+/**
+ * The idempotency key of a record is missing, empty or too long; the record is rejected under its
+ * SQS messageId.
+ *
+ * @example
+ * ```ts
+ * key: (record) => record.messageAttributes['order-id']?.stringValue ?? '', // '' is rejected with InvalidKeyError
+ * ```
+ */
+export class InvalidKeyError extends InboxError {
+  public constructor(detail: string) {
+    super(`The message has no usable idempotency key: ${detail}.`);
+    this.name = 'InvalidKeyError';
+  }
+}
+
+/**
+ * A message was not started because the invocation's remaining time was under the safety margin;
+ * it is reported failed so SQS delivers it again.
+ *
+ * @example
+ * ```ts
+ * onOutcome: (o) => { if (o.error instanceof DeadlineError) console.warn('raise the function timeout'); }
+ * ```
+ */
+export class DeadlineError extends InboxError {
+  public constructor(remainingMs: number, marginMs: number) {
+    super(`Not started: ${remainingMs} ms left in the invocation, under the ${marginMs} ms margin. Raise the function timeout or lower the batch size.`);
+    this.name = 'DeadlineError';
+  }
+}
+
+/**
+ * A message was not attempted because an earlier message of its ordered lane (a FIFO message
+ * group, a Kafka partition) or, with `fifoFailure: 'batch'`, of its batch failed; it is reported
+ * failed to keep the order.
+ *
+ * @example
+ * ```ts
+ * onOutcome: (o) => { if (o.kind === 'skipped' && o.error instanceof FifoSkipError) console.info(o.groupId); }
+ * ```
+ */
+export class FifoSkipError extends InboxError {
+  public constructor(scope: 'group' | 'partition' | 'batch') {
+    super(scope === 'batch'
+      ? 'Not attempted: an earlier message of this ordered batch failed.'
+      : `Not attempted: an earlier message of this ${scope === 'group' ? 'message group' : 'partition'} failed in this batch.`);
+    this.name = 'FifoSkipError';
+  }
+}
+
+/**
+ * The claim found no row for a key it could not take: the holder vanished in between (a cleanup,
+ * say). The message fails and is tried again.
+ *
+ * @example
+ * ```ts
+ * onOutcome: (o) => { if (o.error instanceof ClaimVanishedError) logger.warn('cleanup raced a claim'); }
+ * ```
+ */
+export class ClaimVanishedError extends InboxError {
+  public constructor(key: string) {
+    super(`The inbox row for key "${key}" was taken and then gone; the message will be retried.`);
+    this.name = 'ClaimVanishedError';
+  }
+}

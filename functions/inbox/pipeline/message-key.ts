@@ -1,0 +1,37 @@
+import { DEFAULTS } from '../options.js';
+import { InvalidKeyError } from './errors.js';
+import type { DefaultKey, KeyFallback } from './record-source.js';
+
+/** A record's key, or why it has none. */
+export type KeyResult =
+  | { readonly ok: true; readonly key: string; readonly fallback?: KeyFallback }
+  | { readonly ok: false; readonly error: InvalidKeyError };
+
+function checked(value: unknown, fallback: KeyFallback | undefined): KeyResult {
+  if (typeof value !== 'string') return { ok: false, error: new InvalidKeyError(`the key function returned ${typeof value}, not a string`) };
+  if (value === '') return { ok: false, error: new InvalidKeyError('the key is empty') };
+  if (value.length > DEFAULTS.maxKeyLength) {
+    return { ok: false, error: new InvalidKeyError(`the key has ${value.length} characters, over the ${DEFAULTS.maxKeyLength} allowed`) };
+  }
+  return fallback === undefined ? { ok: true, key: value } : { ok: true, key: value, fallback };
+}
+
+/**
+ * The key of a record: the user's `key` function when given, else the source's default, checked:
+ * a throw, a non-string, an empty string or one longer than 512 characters is an `InvalidKeyError`.
+ *
+ * @example
+ * ```ts
+ * const result = keyOf(record, undefined, sqsSource.defaultKey);
+ * if (!result.ok) console.warn(result.error.message);
+ * ```
+ */
+export function keyOf<R>(record: R, key: ((record: R) => string) | undefined, defaultKey: (record: R) => DefaultKey): KeyResult {
+  try {
+    if (key !== undefined) return checked(key(record), undefined);
+    const found = defaultKey(record);
+    return checked(found.key, found.fallback);
+  } catch (error) {
+    return { ok: false, error: new InvalidKeyError(`the key function threw: ${(error as Error)?.message ?? String(error)}`) };
+  }
+}

@@ -1,0 +1,42 @@
+import type { ClaimTarget } from '../claim/claim.js';
+import type { ResolvedOptions } from '../options.js';
+import type { RetryPolicy } from '../retry.js';
+import { applyRecord, rejectRecord } from './apply.js';
+import type { PreparedRecord, RecordResult } from './prepared-record.js';
+
+function isPermanent(error: unknown): boolean {
+  return error instanceof Error && error.name === 'PermanentError';
+}
+
+/**
+ * Takes one record through the design's rule: key and parse (a failure rejects), then one
+ * transaction or one guarded statement that claims and applies, then duplicate, collision,
+ * rejected (PermanentError) or failed. Never throws: every path ends in a result.
+ *
+ * @example
+ * ```ts
+ * const result = await processRecord(prepared, options, sqsSource.parse, policy); // { kind: 'processed' }
+ * ```
+ */
+export async function processRecord<T, R>(
+  prepared: PreparedRecord<R>,
+  options: ResolvedOptions<T, R>,
+  defaultParse: (record: R) => unknown,
+  policy: RetryPolicy,
+): Promise<RecordResult> {
+  const base = { consumer: options.consumer, hash: prepared.hash, lockTimeoutMs: options.lockTimeoutMs };
+  if (!prepared.key.ok) return rejectRecord(options.db, { ...base, key: prepared.rejectKey }, prepared.key.error, policy);
+  const target: ClaimTarget = { ...base, key: prepared.key.key };
+  let message: T;
+  try {
+    message = options.parse ? await options.parse(prepared.record) : (defaultParse(prepared.record) as T);
+  } catch (error) {
+    return rejectRecord(options.db, target, error, policy);
+  }
+  try {
+    return await applyRecord(options.db, options.mode, message, prepared.record, target, policy);
+  } catch (error) {
+    if (isPermanent(error)) return rejectRecord(options.db, target, error, policy);
+    return { kind: 'failed', error };
+  }
+}

@@ -1,0 +1,34 @@
+/** Where a default key came from when it is not the producer's own idempotency key. */
+export type KeyFallback = 'MessageDeduplicationId' | 'messageId';
+
+/** A record's default idempotency key, and whether it is a fallback that a redrive changes. */
+export interface DefaultKey {
+  readonly key: string;
+  readonly fallback?: KeyFallback;
+}
+
+/**
+ * What the pipeline needs to know of one event source (SQS, Kafka): how to read and check its
+ * event, and the few facts of a record the per-message rules use. One pipeline runs every source;
+ * each source is one of these plus the shape of its response.
+ */
+export interface RecordSource<R> {
+  /** The source's name in errors: 'SQS' or 'Kafka'. */
+  readonly name: 'SQS' | 'Kafka';
+  /** The records of an event, in order, after checking it is this source's; throws `InvalidEventError`. */
+  records(event: unknown): R[];
+  /** A record's identity in outcomes and logs (the SQS messageId; `<topic>-<partition>@<offset>`). */
+  messageId(record: R): string;
+  /** The ordered lane of a record (a FIFO message group, a Kafka partition), or undefined when unordered. */
+  orderedLane(record: R): string | undefined;
+  /** What an ordered lane is called in a skipped record's error. */
+  readonly laneName: 'group' | 'partition';
+  /** The key used when the options give no `key` function. */
+  defaultKey(record: R): DefaultKey;
+  /** The key a message with no usable key is rejected under. */
+  rejectKey(record: R): string;
+  /** The bytes the payload hash is taken of: the body, the value. */
+  payload(record: R): string | Uint8Array;
+  /** The message when the options give no `parse`; a throw rejects the record. */
+  parse(record: R): unknown;
+}

@@ -1,0 +1,111 @@
+import type { Context } from 'aws-lambda';
+import { payloadHash } from '../claim/payload-hash.js';
+import type { ResolvedOptions } from '../options.js';
+import { isRedelivered, type Outcome } from '../outcome.js';
+import { DeadlineError, FifoSkipError } from './errors.js';
+import { laneItems, runLanes } from './lanes.js';
+import { keyOf } from './message-key.js';
+import { observe } from './observe.js';
+import type { PreparedRecord, RecordResult } from './prepared-record.js';
+import { processRecord } from './process-record.js';
+import type { RecordSource } from './record-source.js';
+import { transientRetry } from './transient.js';
+
+/** A record of the event and what became of it. */
+export interface SettledRecord<R> {
+  readonly record: R;
+  readonly outcome: Outcome;
+}
+
+/** What earlier records of the lane and the batch did. */
+interface SkipState {
+  readonly laneFailed: boolean;
+  readonly batchFailed: boolean;
+}
+
+function remainingTime(context: Context | undefined): () => number {
+  return typeof context?.getRemainingTimeInMillis === 'function'
+    ? () => context.getRemainingTimeInMillis()
+    : () => Number.POSITIVE_INFINITY;
+}
+
+function prepare<T, R>(record: R, options: ResolvedOptions<T, R>, source: RecordSource<R>): PreparedRecord<R> {
+  return {
+    record,
+    messageId: source.messageId(record),
+    lane: source.orderedLane(record),
+    key: keyOf(record, options.key, (r) => source.defaultKey(r)),
+    hash: payloadHash(source.payload(record)),
+    rejectKey: source.rejectKey(record),
+  };
+}
+
+// Unordered records that share a key run in turn instead of waiting on each other's row lock.
+function laneOf<R>(prepared: PreparedRecord<R>): string {
+  if (prepared.lane !== undefined) return `ordered:${prepared.lane}`;
+  return prepared.key.ok ? `key:${prepared.key.key}` : `message:${prepared.messageId}`;
+}
+
+function skipError<T, R>(item: PreparedRecord<R>, state: SkipState, options: ResolvedOptions<T, R>, source: RecordSource<R>, remainingMs: number): Error | undefined {
+  if (item.lane !== undefined && state.laneFailed) return new FifoSkipError(source.laneName);
+  if (item.lane !== undefined && options.fifoFailure === 'batch' && state.batchFailed) return new FifoSkipError('batch');
+  if (remainingMs < options.deadlineMarginMs) return new DeadlineError(remainingMs, options.deadlineMarginMs);
+  return undefined;
+}
+
+function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs: number): Outcome {
+  return {
+    kind: result.kind,
+    messageId: item.messageId,
+    key: item.key.ok ? item.key.key : undefined,
+    ...(item.key.ok && item.key.fallback !== undefined ? { keyFallback: item.key.fallback } : {}),
+    groupId: item.lane,
+    error: result.error,
+    durationMs,
+  };
+}
+
+/**
+ * The one pipeline behind every entry point: reads the event through its `source`, then runs each
+ * record through the per-message rule, ordered lanes (FIFO groups, Kafka partitions) in order and
+ * up to `concurrency` lanes at once, skipping the rest of a lane after a failure and every record
+ * once the invocation is short of time. Resolves to every record with its outcome, in the event's order.
+ *
+ * @example
+ * ```ts
+ * const settled = await runBatch(event, context, resolveOptions(options), sqsSource);
+ * const failed = settled.filter(({ outcome }) => isRedelivered(outcome.kind));
+ * ```
+ */
+export async function runBatch<T, R>(event: unknown, context: Context | undefined, options: ResolvedOptions<T, R>, source: RecordSource<R>): Promise<SettledRecord<R>[]> {
+  const records = source.records(event);
+  const remainingMs = remainingTime(context);
+  const policy = transientRetry(options.maxRetries, remainingMs, options.deadlineMarginMs);
+  const prepared = records.map((record) => prepare(record, options, source));
+  const outcomes = new Map<PreparedRecord<R>, Outcome>();
+  let batchFailed = false;
+
+  await runLanes(laneItems(prepared, laneOf), options.concurrency, async (lane) => {
+    let laneFailed = false;
+    for (const item of lane.items) {
+      const started = Date.now();
+      const skipped = skipError(item, { laneFailed, batchFailed }, options, source, remainingMs());
+      const result: RecordResult = skipped
+        ? { kind: 'skipped', error: skipped }
+        : await processRecord(item, options, (r) => source.parse(r), policy);
+      if (item.lane !== undefined && isRedelivered(result.kind)) {
+        laneFailed = true;
+        batchFailed = true;
+      }
+      const outcome = outcomeOf(item, result, Date.now() - started);
+      outcomes.set(item, outcome);
+      observe(outcome, options);
+    }
+  });
+
+  return prepared.map((item) => ({
+    record: item.record,
+    // Every record gets an outcome above; the fallback keeps a bug from acknowledging a record.
+    outcome: outcomes.get(item) ?? outcomeOf(item, { kind: 'failed', error: new Error('no outcome was recorded') }, 0),
+  }));
+}

@@ -1,0 +1,44 @@
+import { DEFAULTS } from '../options.js';
+import type { RetryPolicy } from '../retry.js';
+import { SqlState, sqlStateOf } from '../sql/sql-state.js';
+
+const TRANSIENT_STATES: ReadonlySet<string> = new Set([SqlState.serializationFailure, SqlState.deadlockDetected]);
+const TRANSIENT_NAMES: ReadonlySet<string> = new Set(['DatabaseResumingException']);
+
+/**
+ * Whether an error is worth retrying in place: a serialization failure, a deadlock, or an Aurora
+ * Serverless database that is resuming from a pause (found on the error or anywhere in its causes).
+ *
+ * @example
+ * ```ts
+ * isTransient(error) // true for SQLSTATE 40001
+ * ```
+ */
+export function isTransient(error: unknown): boolean {
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; depth += 1) {
+    const state = sqlStateOf(current);
+    if (state !== undefined && TRANSIENT_STATES.has(state)) return true;
+    const name = (current as { name?: unknown }).name;
+    if (typeof name === 'string' && TRANSIENT_NAMES.has(name)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * How one invocation retries transient errors in place: `maxRetries` times at most, with full-jitter
+ * backoff, and never into the invocation's last `marginMs`.
+ *
+ * @example
+ * ```ts
+ * await retry(() => db.transaction(work), transientRetry(3, () => context.getRemainingTimeInMillis(), 5000));
+ * ```
+ */
+export function transientRetry(maxRetries: number, remainingMs: () => number, marginMs: number): RetryPolicy {
+  return {
+    attempts: maxRetries + 1,
+    backoff: { baseMs: DEFAULTS.retryBaseMs * 2 },
+    retryable: isTransient,
+    deadline: { remainingMs, marginMs },
+  };
+}

@@ -1,0 +1,37 @@
+import type { SQSRecord } from 'aws-lambda';
+import { DEFAULTS } from '../options.js';
+import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
+import { messageGroupOf, sqsRecords } from './sqs-event.js';
+
+/**
+ * The default idempotency key: the `idempotency-key` message attribute, else the FIFO
+ * `MessageDeduplicationId`, else the SQS `messageId`. Only the attribute survives a redrive (a
+ * moved message gets a new messageId, and a FIFO DLQ replaces the deduplication id), so the other
+ * two are marked as fallbacks.
+ *
+ * @example
+ * ```ts
+ * sqsDefaultKey(record) // { key: 'order-42-v1' } when the producer set the idempotency-key attribute
+ * ```
+ */
+export function sqsDefaultKey(record: SQSRecord): DefaultKey {
+  const attribute = record.messageAttributes?.[DEFAULTS.idempotencyKeyAttribute]?.stringValue;
+  if (attribute !== undefined) return { key: attribute };
+  const deduplicationId = (record.attributes as Partial<SQSRecord['attributes']> | undefined)?.MessageDeduplicationId;
+  return deduplicationId !== undefined
+    ? { key: deduplicationId, fallback: 'MessageDeduplicationId' }
+    : { key: record.messageId, fallback: 'messageId' };
+}
+
+/** SQS as a record source: FIFO groups are the ordered lanes, the body is the payload. */
+export const sqsSource: RecordSource<SQSRecord> = {
+  name: 'SQS',
+  records: sqsRecords,
+  messageId: (record) => record.messageId,
+  orderedLane: messageGroupOf,
+  laneName: 'group',
+  defaultKey: sqsDefaultKey,
+  rejectKey: (record) => record.messageId,
+  payload: (record) => record.body,
+  parse: (record) => JSON.parse(record.body) as unknown,
+};
