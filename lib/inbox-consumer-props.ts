@@ -57,7 +57,7 @@ export interface InboxConsumerProps {
 
   /**
    * Extra environment variables for the handler. The construct's own (CLUSTER_ARN, SECRET_ARN,
-   * DATABASE_NAME, POWERTOOLS_*, NODE_OPTIONS) win over these.
+   * DATABASE_NAME, POWERTOOLS_*) win over these.
    * @default none
    */
   readonly environment?: Record<string, string>;

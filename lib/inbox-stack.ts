@@ -83,7 +83,48 @@ export class InboxStack extends Stack {
     };
     const metricsNamespace = `SqsInbox/${config.stage}`;
 
-    const vpc = new ec2.Vpc(this, 'Vpc', {
+    this.cluster = this.makeCluster(config, this.makeNetwork());
+    const databaseEnvironment = {
+      CLUSTER_ARN: this.cluster.clusterArn,
+      SECRET_ARN: this.cluster.secret!.secretArn,
+      DATABASE_NAME: DATABASE_NAME,
+    };
+    const { migrateFunction, providerRole, migrations } = this.makeMigrations(sources, databaseEnvironment);
+    this.migrations = migrations;
+
+    this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
+      cluster: this.cluster,
+      databaseName: DATABASE_NAME,
+      entry: sources.workerEntry,
+      queueProps: { fifo: true },
+      serviceName: 'order-worker',
+      metricsNamespace,
+      inboxRetention: Duration.days(config.retentionDays),
+    });
+    // No message is consumed before the tables exist.
+    this.orderWorker.lambdaFunction.node.addDependency(this.migrations);
+
+    const cleanup = this.makeCleanup(config, sources.cleanupEntry, { ...databaseEnvironment, POWERTOOLS_METRICS_NAMESPACE: metricsNamespace });
+    this.cleanupSchedule = cleanup.schedule;
+
+    const dashboard = new InboxDashboard(this, 'Dashboard', {
+      consumers: [this.orderWorker],
+      dashboardName: `sqs-inbox-${config.stage}`,
+      extraAlarms: [cleanup.errors],
+    });
+    this.makeOutputs(dashboard);
+
+    suppressInboxStackFindings({
+      cluster: this.cluster,
+      migrateFunction,
+      providerRole,
+      deletionProtection: config.deletionProtection,
+    });
+  }
+
+  /** A VPC with isolated subnets only (no NAT), for the cluster; the functions stay outside it. */
+  private makeNetwork(): ec2.Vpc {
+    return new ec2.Vpc(this, 'Vpc', {
       maxAzs: 2,
       natGateways: 0,
       subnetConfiguration: [{ name: 'database', subnetType: ec2.SubnetType.PRIVATE_ISOLATED, cidrMask: 24 }],
@@ -94,8 +135,10 @@ export class InboxStack extends Stack {
         },
       },
     });
+  }
 
-    this.cluster = new rds.DatabaseCluster(this, 'Database', {
+  private makeCluster(config: InboxStackConfig, vpc: ec2.IVpc): rds.DatabaseCluster {
+    return new rds.DatabaseCluster(this, 'Database', {
       engine: rds.DatabaseClusterEngine.auroraPostgres({ version: AURORA_POSTGRES_VERSION }),
       credentials: rds.Credentials.fromGeneratedSecret('inbox_admin'),
       defaultDatabaseName: DATABASE_NAME,
@@ -111,17 +154,15 @@ export class InboxStack extends Stack {
       deletionProtection: config.deletionProtection,
       removalPolicy: config.removalPolicy,
     });
-    const databaseEnvironment = {
-      CLUSTER_ARN: this.cluster.clusterArn,
-      SECRET_ARN: this.cluster.secret!.secretArn,
-      DATABASE_NAME: DATABASE_NAME,
-    };
+  }
 
+  /** The migrate function and the custom resource that runs it when the migrations change. */
+  private makeMigrations(sources: Required<InboxStackSources>, environment: Record<string, string>) {
     const migrateFunction = inboxFunction(this, 'MigrateFunction', {
       entry: sources.migrateEntry,
       timeout: Duration.minutes(5),
       memorySize: 256,
-      environment: databaseEnvironment,
+      environment,
       logRetention: logs.RetentionDays.ONE_MONTH,
       description: 'Applies the inbox migrations over the Data API (custom resource)',
       commandHooks: {
@@ -146,48 +187,39 @@ export class InboxStack extends Stack {
       logGroup: providerLogs,
       frameworkOnEventRole: providerRole,
     });
-    this.migrations = new CustomResource(this, 'Migrations', {
+    const migrations = new CustomResource(this, 'Migrations', {
       serviceToken: migrationsProvider.serviceToken,
       resourceType: 'Custom::InboxMigrations',
       properties: { MigrationsHash: migrationsHash(sources.migrationsDir) },
     });
     // The writer instance, not only the cluster, must be up before the Data API answers.
-    this.migrations.node.addDependency(this.cluster);
+    migrations.node.addDependency(this.cluster);
+    return { migrateFunction, providerRole, migrations };
+  }
 
-    this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
-      cluster: this.cluster,
-      databaseName: DATABASE_NAME,
-      entry: sources.workerEntry,
-      queueProps: { fifo: true },
-      serviceName: 'order-worker',
-      metricsNamespace,
-      inboxRetention: Duration.days(config.retentionDays),
-    });
-    // No message is consumed before the tables exist.
-    this.orderWorker.lambdaFunction.node.addDependency(this.migrations);
-
+  /** The cleanup function on its schedule, after the migrations, with an alarm on its errors. */
+  private makeCleanup(config: InboxStackConfig, entry: string, environment: Record<string, string>) {
     const cleanupFunction = inboxFunction(this, 'CleanupFunction', {
-      entry: sources.cleanupEntry,
+      entry,
       timeout: Duration.minutes(10),
       memorySize: 256,
       logRetention: logs.RetentionDays.ONE_MONTH,
       description: `Deletes inbox rows older than ${config.retentionDays} days`,
       environment: {
-        ...databaseEnvironment,
+        ...environment,
         RETENTION_DAYS: String(config.retentionDays),
         CLEANUP_BATCH_SIZE: String(config.cleanupBatchSize),
         POWERTOOLS_SERVICE_NAME: 'inbox-cleanup',
-        POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
       },
     });
     this.cluster.grantDataApiAccess(cleanupFunction);
     cleanupFunction.node.addDependency(this.migrations);
-    this.cleanupSchedule = new events.Rule(this, 'CleanupSchedule', {
+    const schedule = new events.Rule(this, 'CleanupSchedule', {
       description: 'Runs the inbox cleanup',
       schedule: events.Schedule.expression(config.cleanupSchedule),
       targets: [new targets.LambdaFunction(cleanupFunction, { retryAttempts: 2 })],
     });
-    const cleanupErrors = new cloudwatch.Alarm(this, 'CleanupErrors', {
+    const errors = new cloudwatch.Alarm(this, 'CleanupErrors', {
       metric: cleanupFunction.metricErrors({ period: Duration.hours(1), statistic: cloudwatch.Stats.SUM }),
       threshold: 1,
       evaluationPeriods: 1,
@@ -195,24 +227,14 @@ export class InboxStack extends Stack {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: 'The inbox cleanup failed: consumed_message grows until it runs again.',
     });
+    return { schedule, errors };
+  }
 
-    const dashboard = new InboxDashboard(this, 'Dashboard', {
-      consumers: [this.orderWorker],
-      dashboardName: `sqs-inbox-${config.stage}`,
-      extraAlarms: [cleanupErrors],
-    });
-
+  private makeOutputs(dashboard: InboxDashboard): void {
     new CfnOutput(this, 'QueueUrl', { value: this.orderWorker.queue.queueUrl, description: 'FIFO queue of the order worker' });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.orderWorker.deadLetterQueue!.queueUrl, description: 'Its dead-letter queue' });
     new CfnOutput(this, 'ClusterArn', { value: this.cluster.clusterArn, description: 'Aurora cluster (Data API resource ARN)' });
     new CfnOutput(this, 'SecretArn', { value: this.cluster.secret!.secretArn, description: 'Secrets Manager secret of the database credentials' });
     new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
-
-    suppressInboxStackFindings({
-      cluster: this.cluster,
-      migrateFunction,
-      providerRole,
-      deletionProtection: config.deletionProtection,
-    });
   }
 }

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
-import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
+import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
 import { migrate, readMigrations } from '../inbox/migrations/index.js';
 import { onMigrationsEvent } from './on-event.js';
 import type { MigrationsResourceResponse } from './on-event.js';
-import { untilResumed } from './until-resumed.js';
 
 /**
  * The SQL files travel inside the function's asset, copied next to the bundle at bundling time;
@@ -33,11 +32,7 @@ export async function handler(event: CloudFormationCustomResourceEvent, context:
       const migrations = await readMigrations(migrationsDir());
       const db = dataApiDatabaseFromEnv();
       try {
-        return await untilResumed(() => migrate(db, migrations), {
-          remainingMs: () => context.getRemainingTimeInMillis(),
-          marginMs: 10_000,
-          waitMs: 5_000,
-        });
+        return await untilResumed(() => migrate(db, migrations), { remainingMs: () => context.getRemainingTimeInMillis() });
       } finally {
         await db.close();
       }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { handler } from '../../functions/migrate/index.js';
 import { onMigrationsEvent } from '../../functions/migrate/on-event.js';
-import { isResuming, untilResumed } from '../../functions/migrate/until-resumed.js';
+import { isResuming, untilResumed } from '../../functions/inbox/data-api/index.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { databaseUrl } from '../../local/scratch-database.js';
 import { lambdaContext } from '../support/sqs-events.js';

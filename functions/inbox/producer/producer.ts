@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand, type MessageAttributeValue, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
 import { InboxConfigError } from '../errors.js';
 import { DEFAULTS } from '../options.js';
+import { backoffDelay, sleep } from '../retry.js';
 import { uuidv7 } from './uuid-v7.js';
 
 /** One message for `sendMessages`. */
@@ -179,8 +180,6 @@ function errorSummary(error: unknown): { code: string; message: string } {
   return { code: 'Error', message: String(error) };
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Sends messages to an SQS queue so that a consumer behind `inbox()` applies each exactly once: every
  * message carries a stable idempotency key (the caller's, or a new UUIDv7) as the `idempotency-key`
@@ -262,7 +261,7 @@ export async function sendMessages(
         break;
       }
       pending = retry.sort((a, b) => a.index - b.index);
-      if (pending.length > 0) await sleep(Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
+      if (pending.length > 0) await sleep(backoffDelay(attempt, { baseMs: baseDelayMs, maxMs: maxDelayMs }));
     }
   }
   sent.sort((a, b) => a.index - b.index);
