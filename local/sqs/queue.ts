@@ -189,11 +189,16 @@ export class Queue {
     this.groups.clear();
   }
 
-  /** Takes a message moved from a source queue's redrive; a FIFO dead-letter queue restarts its retention. */
+  /**
+   * Takes a message moved from a source queue's redrive; a FIFO dead-letter queue restarts its retention
+   * and, as the SQS Developer Guide says (sqs-configure-dead-letter-queue-redrive.html, "Learn how to
+   * configure a dead-letter queue redrive"), replaces the MessageDeduplicationId with the message's id.
+   */
   public acceptDeadLetter(message: StoredMessage, sourceArn: string, now: number): void {
     this.sweep(now);
     this.add({
       ...message,
+      deduplicationId: this.settings.fifo ? message.id : undefined,
       enqueuedAt: this.settings.fifo ? now : message.enqueuedAt,
       visibleAt: now,
       receipts: new Set(),
