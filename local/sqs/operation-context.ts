@@ -1,4 +1,5 @@
 import type { FaultCounts, SqsFaults } from './faults.js';
+import type { MoveTasks } from './move-tasks.js';
 import type { Queue } from './queue.js';
 import type { Queues } from './queues.js';
 import { missingParameter } from './sqs-errors.js';
@@ -9,6 +10,7 @@ export type Input = Readonly<Record<string, unknown>>;
 /** What every operation is handed besides its input. */
 export interface OperationContext {
   readonly queues: Queues;
+  readonly moveTasks: MoveTasks;
   readonly accountId: string;
   readonly region: string;
   /** The emulator's clock, in milliseconds since the epoch. */

@@ -1,3 +1,4 @@
+import { cancelMessageMoveTask, listMessageMoveTasks, startMessageMoveTask } from './move-task-operations.js';
 import type { Operation } from './operation-context.js';
 import { createQueue, getQueueAttributes, getQueueUrl, purgeQueue } from './queue-operations.js';
 import { changeMessageVisibility, changeMessageVisibilityBatch, deleteMessage, deleteMessageBatch } from './receipt-operations.js';
@@ -17,4 +18,7 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   DeleteMessageBatch: deleteMessageBatch,
   ChangeMessageVisibility: changeMessageVisibility,
   ChangeMessageVisibilityBatch: changeMessageVisibilityBatch,
+  StartMessageMoveTask: startMessageMoveTask,
+  ListMessageMoveTasks: listMessageMoveTasks,
+  CancelMessageMoveTask: cancelMessageMoveTask,
 };

@@ -189,17 +189,69 @@ export class Queue {
     this.groups.clear();
   }
 
-  /** Takes a message moved from a source queue's redrive; a FIFO dead-letter queue restarts its retention. */
+  /**
+   * Takes a message moved from a source queue's redrive; a FIFO dead-letter queue restarts its retention
+   * and, as the SQS Developer Guide says (sqs-configure-dead-letter-queue-redrive.html, "Learn how to
+   * configure a dead-letter queue redrive"), replaces the MessageDeduplicationId with the message's id.
+   */
   public acceptDeadLetter(message: StoredMessage, sourceArn: string, now: number): void {
     this.sweep(now);
     this.add({
       ...message,
+      deduplicationId: this.settings.fifo ? message.id : undefined,
       enqueuedAt: this.settings.fifo ? now : message.enqueuedAt,
       visibleAt: now,
       receipts: new Set(),
       duplicatePending: false,
       deadLetterQueueSourceArn: sourceArn,
     });
+  }
+
+  /** The ids of the messages a receive could take now, oldest first: what a message move task sets out to move. */
+  public visibleMessageIds(now: number): string[] {
+    this.sweep(now);
+    return [...this.messages.values()].filter((message) => message.visibleAt <= now).map((message) => message.id);
+  }
+
+  /** The message of an id when it is still here and visible, for a message move task; undefined otherwise. */
+  public visibleMessage(messageId: string, now: number): StoredMessage | undefined {
+    this.sweep(now);
+    const message = this.messages.get(messageId);
+    return message !== undefined && message.visibleAt <= now ? message : undefined;
+  }
+
+  /** Removes a message a message move task has handed to its destination. */
+  public take(message: StoredMessage): void {
+    this.remove(message);
+  }
+
+  /**
+   * Stores a message a message move task brings, as a new message: "All redriven messages are considered
+   * new messages with a new messageID and enqueueTime" (SQS Developer Guide, configuring a dead-letter
+   * queue redrive), so retention, the receive count and the first-receive time start again. Body,
+   * attributes and the message group stay. The MessageDeduplicationId stays as the dead-letter queue
+   * held it and is neither checked against nor recorded in this queue's deduplication window: the
+   * service does not document either, and delivering a message is the safer guess than dropping one.
+   */
+  public acceptMoved(message: StoredMessage, now: number): string {
+    this.sweep(now);
+    const id = randomUUID();
+    this.add({
+      ...message,
+      id,
+      sentTimestamp: now,
+      deduplicationId: this.settings.fifo ? message.deduplicationId : undefined,
+      sequenceNumber: this.settings.fifo ? this.nextSequenceNumber() : undefined,
+      enqueuedAt: now,
+      visibleAt: now + this.settings.delaySeconds * 1000,
+      receiveCount: 0,
+      firstReceiveTimestamp: undefined,
+      lastReceivedAt: 0,
+      receipts: new Set(),
+      duplicatePending: false,
+      deadLetterQueueSourceArn: undefined,
+    });
+    return id;
   }
 
   public counts(now: number): MessageCounts {

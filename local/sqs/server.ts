@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { listenOnLoopback, readBody } from '../loopback-http.js';
 import type { FaultCounts, SqsFaults } from './faults.js';
+import { MoveTasks } from './move-tasks.js';
 import type { OperationContext } from './operation-context.js';
 import { OPERATIONS } from './operations.js';
 import { Queues } from './queues.js';
@@ -36,7 +37,7 @@ export interface StartSqsOptions {
    */
   readonly faults?: SqsFaults;
   /**
-   * How often a waiting long poll looks at the clock again.
+   * How often a waiting long poll looks at the clock again, and a running message move task moves on.
    * @default 20
    */
   readonly pollIntervalMs?: number;
@@ -111,8 +112,8 @@ function queueNameOf(body: Record<string, unknown>): string | undefined {
  * redrive to a dead-letter queue, retention, FIFO deduplication and message groups, and SQS's
  * errors for bad input. Every error is answered and the server keeps serving. SigV4 is not
  * checked. Operations beyond CreateQueue, GetQueueUrl, GetQueueAttributes, PurgeQueue,
- * SendMessage(Batch), ReceiveMessage, DeleteMessage(Batch) and ChangeMessageVisibility(Batch) are
- * answered UnsupportedOperation.
+ * SendMessage(Batch), ReceiveMessage, DeleteMessage(Batch), ChangeMessageVisibility(Batch) and the
+ * message move tasks of DLQ redrive (Start/List/CancelMessageMoveTask) are answered UnsupportedOperation.
  *
  * @example
  * ```ts
@@ -144,6 +145,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
   server.keepAliveTimeout = 5_000;
   const endpoint = await listenOnLoopback(server, settings.port);
   const queues = new Queues({ accountId: settings.accountId, region: settings.region, baseUrl: endpoint });
+  const moveTasks = new MoveTasks({ queues, now: settings.now, intervalMs: settings.pollIntervalMs });
 
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     const target = request.headers['x-amz-target'];
@@ -161,6 +163,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
     response.on('close', () => hangUp.abort());
     const context: OperationContext = {
       queues,
+      moveTasks,
       accountId: settings.accountId,
       region: settings.region,
       now: settings.now,
@@ -198,6 +201,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
     stats: () => ({ calls: { ...calls }, errors: { ...errors }, faults: { ...faultCounts } }),
     async close(): Promise<void> {
       closing.abort();
+      moveTasks.close();
       for (const queue of queues.all()) queue.notify();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

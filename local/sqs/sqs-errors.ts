@@ -71,6 +71,12 @@ export const purgeQueueInProgress = (queueUrl: string) =>
 
 export const invalidAddress = (address: string) => new SqsError('InvalidAddress', 'InvalidAddress', `The address ${address} is not valid for this endpoint.`, 404);
 
+/**
+ * A queue or task an ARN or handle names that does not exist, as the message move task actions answer
+ * it: ResourceNotFoundException, HTTP 404 (the SDK's model and LocalStack's snapshots of the real service).
+ */
+export const resourceNotFound = (message: string) => new SqsError('ResourceNotFoundException', 'ResourceNotFoundException', message, 404);
+
 export const unsupportedOperation = (operation: string) =>
   new SqsError('UnsupportedOperation', 'AWS.SimpleQueueService.UnsupportedOperation', `The local SQS emulator does not implement ${operation}.`);
 
