@@ -29,8 +29,9 @@ export const INBOX_BUNDLING = {
   mainFields: ['module', 'main'],
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   bundleAwsSDK: false,
-  // pg's optional native binding: never installed, never loaded (the kit runs pg in pure JS).
-  externalModules: ['pg-native'],
+  // Given here, these replace the CDK's own externals: the SDK and its Smithy packages come from the
+  // runtime, and pg's optional native binding is never installed (pg runs in pure JS).
+  externalModules: ['@aws-sdk/*', '@smithy/*', 'pg-native'],
 } as const satisfies nodejs.BundlingOptions;
 
 /** What differs between the kit's functions; everything else is fixed by `inboxFunction`. */

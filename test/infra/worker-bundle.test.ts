@@ -20,8 +20,7 @@ async function bundleInputs(entry: string): Promise<{ bytes: number; packages: M
     keepNames: INBOX_BUNDLING.keepNames,
     mainFields: [...INBOX_BUNDLING.mainFields],
     banner: { js: INBOX_BUNDLING.banner },
-    // What NodejsFunction leaves out when bundleAwsSDK is false, and the kit's own externals.
-    external: [...INBOX_BUNDLING.externalModules, '@aws-sdk/*', '@smithy/*'],
+    external: [...INBOX_BUNDLING.externalModules],
   });
   const output = Object.values(result.metafile.outputs)[0]!;
   const packages = new Map<string, number>();
