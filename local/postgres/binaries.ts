@@ -58,23 +58,24 @@ function canRun(binaries: PostgresBinaries, account: OsAccount | undefined): boo
   return run.error === undefined && run.status === 0;
 }
 
-async function versionOf(binaries: PostgresBinaries): Promise<string> {
+function versionOf(binaries: PostgresBinaries): string {
   const run = spawnSync(binaries.postgres, ['--version'], { encoding: 'utf8', timeout: 10_000 });
-  return (run.stdout ?? '').trim().replace(/[^A-Za-z0-9.]+/g, '-') || 'unknown';
+  return /\d+(\.\d+)*/.exec(run.stdout ?? '')?.[0] ?? 'unknown';
 }
 
 // A copy in a folder every account can enter, made once per version and reused. It is written to a
-// temporary name and renamed into place, so a run that dies halfway leaves nothing half-copied.
+// temporary name and renamed into place, so the folder only ever appears whole, and a copy another
+// run is using is never touched.
 async function sharedCopy(binaries: PostgresBinaries): Promise<PostgresBinaries> {
-  const target = path.join(os.tmpdir(), `sqs-inbox-postgres-${await versionOf(binaries)}-${os.platform()}-${os.arch()}`);
+  const target = path.join(os.tmpdir(), `sqs-inbox-postgres-${versionOf(binaries)}-${os.platform()}-${os.arch()}`);
   const marker = path.join(target, '.complete');
   const complete = await readFile(marker, 'utf8').then(() => true, () => false);
   if (!complete) {
     const staging = `${target}.${process.pid}.${Date.now()}`;
     await mkdir(staging, { recursive: true, mode: 0o755 });
-    await cp(binaries.dir, staging, { recursive: true, preserveTimestamps: true });
+    // The library links are relative (libicuuc.so.60 -> libicuuc.so.60.2): kept as they are, not pointed back here.
+    await cp(binaries.dir, staging, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
     await writeFile(path.join(staging, '.complete'), 'copied\n', { mode: 0o644 });
-    await rm(target, { recursive: true, force: true });
     await rename(staging, target).catch(async (error: NodeJS.ErrnoException) => {
       // Another run finished its copy first: keep that one.
       await rm(staging, { recursive: true, force: true });
