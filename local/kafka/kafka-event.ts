@@ -49,7 +49,14 @@ export interface KafkaEventOrigin {
   readonly bootstrapServers: string;
 }
 
-/** The key Lambda groups a partition's records under, and a failure names its partition by. */
+/**
+ * The key Lambda groups a partition's records under, and a failure names its partition by.
+ *
+ * @example
+ * ```ts
+ * partitionKey('orders', 2) // 'orders-2'
+ * ```
+ */
 export const partitionKey = (topic: string, partition: number): string => `${topic}-${partition}`;
 
 /**
