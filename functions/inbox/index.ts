@@ -21,3 +21,8 @@ export { sql, SqlStatement, TypedValue } from './sql/sql.js';
 export type { SqlValue, TypeHint } from './sql/sql.js';
 export { inbox } from './sqs/middleware.js';
 export { processBatch } from './sqs/process-batch.js';
+export { kafkaHeader, kafkaPartitionOf, kafkaValue } from './kafka/kafka-event.js';
+export type { KafkaBatchResponse, KafkaEvent, KafkaItemIdentifier, KafkaRecord } from './kafka/kafka-event.js';
+export { kafkaInbox } from './kafka/kafka-middleware.js';
+export { processKafkaBatch } from './kafka/process-kafka-batch.js';
+export type { KafkaInboxOptions } from './kafka/process-kafka-batch.js';

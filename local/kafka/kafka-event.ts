@@ -1,45 +1,8 @@
+import type { KafkaEvent, KafkaRecord as KafkaEventRecord } from '../../functions/inbox/index.js';
 import type { LogRecord } from './kafka-log.js';
 
-/**
- * One record as Lambda hands it to a function: key and value in base64 (no `key` at all for a
- * record without one), each header as its own `{ name: bytes }` object. The same shape for Amazon
- * MSK and self-managed Kafka (https://docs.aws.amazon.com/lambda/latest/dg/with-msk.html).
- */
-export interface KafkaEventRecord {
-  topic: string;
-  partition: number;
-  offset: number;
-  timestamp: number;
-  timestampType: 'CREATE_TIME' | 'LOG_APPEND_TIME';
-  key?: string;
-  value: string;
-  headers: Record<string, number[]>[];
-}
-
-/**
- * The event of Lambda's Kafka event sources: `aws:kafka` (Amazon MSK, with the cluster's ARN) or
- * `SelfManagedKafka` (no ARN), records grouped under `'<topic>-<partition>'`, each group in offset order.
- */
-export interface KafkaEvent {
-  eventSource: 'aws:kafka' | 'SelfManagedKafka';
-  eventSourceArn?: string;
-  bootstrapServers: string;
-  records: Record<string, KafkaEventRecord[]>;
-}
-
-/** Names one record that failed, by its group key and offset. */
-export interface KafkaItemIdentifier {
-  partition: string;
-  offset: number;
-}
-
-/**
- * A Kafka partial batch response, read when the event source mapping has ReportBatchItemFailures
- * (https://docs.aws.amazon.com/lambda/latest/dg/kafka-retry-configurations.html).
- */
-export interface KafkaBatchResponse {
-  batchItemFailures: { itemIdentifier: KafkaItemIdentifier }[];
-}
+// The event's shapes are the kit's own (functions/inbox/kafka), so the stand-in and the runtime agree.
+export type { KafkaBatchResponse, KafkaEvent, KafkaItemIdentifier, KafkaRecord as KafkaEventRecord } from '../../functions/inbox/index.js';
 
 /** Which Kafka event source the events come from. */
 export interface KafkaEventOrigin {

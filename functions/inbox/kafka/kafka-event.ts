@@ -1,0 +1,86 @@
+/**
+ * One record as Lambda's Kafka event sources (Amazon MSK, self-managed Kafka) hand it to a
+ * function: key and value in base64 (a record without a key has no `key`), each header as its own
+ * `{ name: bytes }` object.
+ */
+export interface KafkaRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  timestamp: number;
+  timestampType: 'CREATE_TIME' | 'LOG_APPEND_TIME';
+  key?: string;
+  value: string;
+  headers: Record<string, number[]>[];
+}
+
+/**
+ * The event of Lambda's Kafka event sources: `aws:kafka` (Amazon MSK, with the cluster's ARN) or
+ * `SelfManagedKafka`, records grouped under `'<topic>-<partition>'`, each group in offset order.
+ */
+export interface KafkaEvent {
+  eventSource: 'aws:kafka' | 'SelfManagedKafka';
+  eventSourceArn?: string;
+  bootstrapServers: string;
+  records: Record<string, KafkaRecord[]>;
+}
+
+/** Names one record that did not commit: its `'<topic>-<partition>'` and its offset. */
+export interface KafkaItemIdentifier {
+  partition: string;
+  offset: number;
+}
+
+/**
+ * The Kafka partial batch response, read by an event source mapping in provisioned mode with
+ * `ReportBatchItemFailures`: Lambda resumes each named partition from its failed offset.
+ */
+export interface KafkaBatchResponse {
+  batchItemFailures: { itemIdentifier: KafkaItemIdentifier }[];
+}
+
+/**
+ * The `'<topic>-<partition>'` a record is grouped and reported under.
+ *
+ * @example
+ * ```ts
+ * kafkaPartitionOf({ topic: 'orders', partition: 2, ... }) // 'orders-2'
+ * ```
+ */
+export function kafkaPartitionOf(record: Pick<KafkaRecord, 'topic' | 'partition'>): string {
+  return `${record.topic}-${record.partition}`;
+}
+
+/**
+ * A record's value as UTF-8 text, for a `parse` of your own.
+ *
+ * @example
+ * ```ts
+ * parse: (record) => Order.parse(JSON.parse(kafkaValue(record)))
+ * ```
+ */
+export function kafkaValue(record: Pick<KafkaRecord, 'value'>): string {
+  return Buffer.from(record.value ?? '', 'base64').toString('utf8');
+}
+
+/**
+ * The UTF-8 text of a record's header, or undefined when the record has none by that name (the
+ * first one, when a producer sent it twice).
+ *
+ * @example
+ * ```ts
+ * kafkaHeader(record, 'idempotency-key') // 'order-42-v1'
+ * ```
+ */
+export function kafkaHeader(record: Pick<KafkaRecord, 'headers'>, name: string): string | undefined {
+  for (const header of record.headers ?? []) {
+    const bytes = header?.[name];
+    if (bytes !== undefined) {
+      if (!Array.isArray(bytes) || bytes.some((byte) => !Number.isInteger(byte) || byte < 0 || byte > 255)) {
+        throw new TypeError(`header ${name} is not a list of bytes`);
+      }
+      return Buffer.from(bytes).toString('utf8');
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,31 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { resolveOptions } from '../options.js';
+import { batchMiddleware } from '../pipeline/batch-middleware.js';
+import type { KafkaBatchResponse, KafkaEvent } from './kafka-event.js';
+import { runKafkaBatch, type KafkaInboxOptions } from './process-kafka-batch.js';
+
+/**
+ * The inbox as a middy 6 middleware for an Amazon MSK or self-managed Kafka event source: it
+ * processes the batch in `before` and sets the partial batch response in `after`, so `middy()`
+ * needs no handler. Use it last, after Powertools' `injectLambdaContext` and `logMetrics`.
+ *
+ * @example
+ * ```ts
+ * import middy from '@middy/core';
+ * import { kafkaInbox, sql } from 'sqs-inbox';
+ * import { dataApiDatabaseFromEnv } from 'sqs-inbox/data-api';
+ *
+ * export const handler = middy().use(kafkaInbox<{ orderId: string }>({
+ *   consumer: 'ship-orders',
+ *   db: dataApiDatabaseFromEnv(),
+ *   handle: async (order, { tx }) => {
+ *     await tx.query(sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${sql.uuid(order.orderId)}`);
+ *   },
+ * }));
+ * ```
+ */
+export function kafkaInbox<T>(options: KafkaInboxOptions<T>): MiddlewareObj<KafkaEvent, KafkaBatchResponse, Error, Context> {
+  const resolved = resolveOptions(options);
+  return batchMiddleware((event: KafkaEvent, context) => runKafkaBatch(event, context, resolved));
+}

@@ -1,0 +1,36 @@
+import { DEFAULTS } from '../options.js';
+import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
+import { kafkaHeader, kafkaPartitionOf, kafkaValue, type KafkaRecord } from './kafka-event.js';
+import { kafkaRecords } from './kafka-records.js';
+
+/** `<topic>:<partition>:<offset>`: the same on every redelivery of the record. */
+function offsetKey(record: KafkaRecord): string {
+  return `${record.topic}:${record.partition}:${record.offset}`;
+}
+
+/**
+ * The default idempotency key of a Kafka record: the `idempotency-key` header, which a producer
+ * keeps across its retries, else the record's place in the log, `<topic>:<partition>:<offset>`,
+ * which Lambda's redeliveries keep (a producer retry lands at a new offset: give it the header).
+ *
+ * @example
+ * ```ts
+ * kafkaDefaultKey(record) // { key: 'orders:2:1041' } for a record without the header
+ * ```
+ */
+export function kafkaDefaultKey(record: KafkaRecord): DefaultKey {
+  return { key: kafkaHeader(record, DEFAULTS.idempotencyKeyAttribute) ?? offsetKey(record) };
+}
+
+/** Kafka as a record source: partitions are the ordered lanes, the decoded value is the payload. */
+export const kafkaSource: RecordSource<KafkaRecord> = {
+  name: 'Kafka',
+  records: kafkaRecords,
+  messageId: (record) => `${kafkaPartitionOf(record)}@${record.offset}`,
+  orderedLane: kafkaPartitionOf,
+  laneName: 'partition',
+  defaultKey: kafkaDefaultKey,
+  rejectKey: offsetKey,
+  payload: (record) => Buffer.from(record.value ?? '', 'base64'),
+  parse: (record) => JSON.parse(kafkaValue(record)) as unknown,
+};
