@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'dist/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'dist/', 'test/fixtures/consumer-project/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -27,7 +27,16 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'functions/ is runtime code: it never imports aws-cdk-lib.' },
-        { group: ['../inbox/*', '!../inbox/index.js'], message: 'functions/inbox/index.ts is the only door into the kit.' },
+        { regex: '^\\.\\./inbox/(?!(?:[a-z-]+/)?index\\.js$)', message: "The kit's entry points (functions/inbox/index.ts and functions/inbox/<part>/index.ts) are the only doors into it." },
+      ] }],
+    },
+  },
+  {
+    files: ['local/**/*.ts', 'bin/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: 'functions/inbox/(?!(?:[a-z-]+/)?index\\.js$|internal\\.js$)',
+          message: "Outside the kit, functions/inbox is entered through its entry points, or internal.ts for the project's own emulators and benchmarks." },
       ] }],
     },
   },

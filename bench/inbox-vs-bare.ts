@@ -8,12 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { processBatch, sql, type InboxOptions } from '../functions/inbox/index.js';
+import { processBatch, sql, type InboxOptions, type SqlStatement } from '../functions/inbox/index.js';
 import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
-import { claimStatement, guardedStatement, type ClaimTarget } from '../functions/inbox/claim/claim.js';
-import { payloadHash } from '../functions/inbox/claim/payload-hash.js';
-import { toPgQuery, type SqlStatement } from '../functions/inbox/sql/sql.js';
+import { claimStatement, guardedStatement, payloadHash, toPgQuery, type ClaimTarget } from '../functions/inbox/internal.js';
 import { startPostgres } from '../local/postgres.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';

@@ -69,6 +69,11 @@ const onProgress = (progress: MainJobProgress) => {
   }
 };
 
+// The AWS SDK prints a paragraph per process on Node.js < 22 (its releases after January 2027 need 22): one line instead.
+if (Number(process.versions.node.split('.')[0]) < 22 && process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED === undefined) {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  console.log(`note: Node.js ${process.version}; AWS SDK releases after January 2027 need Node.js 22 (the deployed functions run Node.js 24)`);
+}
 console.log('sqs-inbox main job: embedded PostgreSQL, the Data API and SQS emulators, the order worker behind the Lambda poller');
 let report: MainJobReport;
 try {
