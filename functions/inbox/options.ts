@@ -70,6 +70,13 @@ export interface InboxCommonOptions<T, R = SQSRecord> {
    */
   readonly key?: (record: R) => string;
   /**
+   * Reject (record and acknowledge, never apply) a message whose default key is a fallback that a
+   * DLQ redrive changes (its MessageDeduplicationId or messageId): only the `idempotency-key`
+   * attribute survives a redrive. Has no effect with a `key` function, nor on Kafka.
+   * @default false
+   */
+  readonly requireKeyAttribute?: boolean;
+  /**
    * Messages (standard queue) or ordered lanes (FIFO message groups, Kafka partitions) in flight at once.
    * @default 10
    */
@@ -165,6 +172,7 @@ export interface ResolvedOptions<T, R> {
   readonly mode: ApplyMode<T, R>;
   readonly parse: ((record: R) => T | Promise<T>) | undefined;
   readonly key: ((record: R) => string) | undefined;
+  readonly requireKeyAttribute: boolean;
   readonly concurrency: number;
   readonly fifoFailure: 'group' | 'batch';
   readonly lockTimeoutMs: number;
@@ -219,6 +227,7 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
     mode: modeOf(options),
     parse: optionalFunction('parse', options.parse),
     key: optionalFunction('key', options.key),
+    requireKeyAttribute: options.requireKeyAttribute ?? false,
     concurrency: options.concurrency ?? DEFAULTS.concurrency,
     fifoFailure: options.fifoFailure ?? DEFAULTS.fifoFailure,
     lockTimeoutMs: options.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
@@ -233,6 +242,9 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
   }
   if (!resolved.db || typeof resolved.db.transaction !== 'function' || typeof resolved.db.query !== 'function') {
     throw new InboxConfigError('db must be a Database: pass pgDatabase(...) or dataApiDatabase(...).');
+  }
+  if (typeof resolved.requireKeyAttribute !== 'boolean') {
+    throw new InboxConfigError(`requireKeyAttribute must be true or false, but ${String(resolved.requireKeyAttribute)} was given.`);
   }
   requireInteger('concurrency', resolved.concurrency, 1, 1000);
   requireInteger('lockTimeoutMs', resolved.lockTimeoutMs, 1, 60_000);

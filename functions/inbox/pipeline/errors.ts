@@ -54,6 +54,23 @@ export class InvalidKeyError extends InboxError {
 }
 
 /**
+ * The consumer requires the `idempotency-key` attribute (`requireKeyAttribute`) and the message
+ * has none: keyed by its fallback, a redriven copy would be applied again. It is rejected under its
+ * messageId and acknowledged.
+ *
+ * @example
+ * ```ts
+ * onOutcome: (o) => { if (o.error instanceof MissingKeyAttributeError) logger.error('a producer sends without idempotency-key'); }
+ * ```
+ */
+export class MissingKeyAttributeError extends InvalidKeyError {
+  public constructor(fallback: string) {
+    super(`it has no idempotency-key attribute and this consumer requires one (its ${fallback} would change on a redrive); send the attribute, as sendMessages does`);
+    this.name = 'MissingKeyAttributeError';
+  }
+}
+
+/**
  * A message was not started because the invocation's remaining time was under the safety margin;
  * it is reported failed so SQS delivers it again.
  *

@@ -24,17 +24,38 @@ const LOG_MESSAGE: Record<OutcomeKind, string> = {
 /** The metric that holds the processing latency of each attempted record. */
 export const LATENCY_METRIC = 'processingLatency';
 
+/** The metric that counts records keyed by a fallback a redrive changes (`Outcome.keyFallback`). */
+export const KEY_FALLBACK_METRIC = 'keyFallback';
+
+// Consumers already warned in this process: the redrive warning is said once per cold start.
+const warnedOfFallback = new Set<string>();
+
+function warnOfFallback(outcome: Outcome, consumer: string, logger: ResolvedOptions<unknown, unknown>['logger']): void {
+  if (warnedOfFallback.has(consumer)) return;
+  warnedOfFallback.add(consumer);
+  const text = `consumer ${consumer}: messages are keyed by their ${outcome.keyFallback}, which a DLQ redrive replaces, so a redriven copy would be applied again. `
+    + 'Send an idempotency-key message attribute (sendMessages does), give a key function, or set requireKeyAttribute to reject such messages.';
+  // Without a logger the kit is otherwise silent; this one line is written anyway, once.
+  if (logger) logger.warn(text, { consumer, keyFallback: outcome.keyFallback, messageId: outcome.messageId });
+  else console.warn(text);
+}
+
 /**
  * Tells the user's hook, logger and metrics what became of a record. A throwing hook is logged and
- * ignored: observing must never change what is acknowledged.
+ * ignored: observing must never change what is acknowledged. A record keyed by a fallback a redrive
+ * changes is counted as `keyFallback`, and said once per process and consumer.
  *
  * @example
  * ```ts
  * observe({ kind: 'processed', messageId, key, durationMs: 12 }, options);
  * ```
  */
-export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown, unknown>, 'onOutcome' | 'logger' | 'metrics'>): void {
+export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown, unknown>, 'consumer' | 'onOutcome' | 'logger' | 'metrics'>): void {
   const { logger, metrics, onOutcome } = options;
+  if (outcome.keyFallback !== undefined) {
+    warnOfFallback(outcome, options.consumer, logger);
+    metrics?.addMetric(KEY_FALLBACK_METRIC, 'Count', 1);
+  }
   if (logger) {
     logger[LOG_LEVEL[outcome.kind]](LOG_MESSAGE[outcome.kind], {
       messageId: outcome.messageId,

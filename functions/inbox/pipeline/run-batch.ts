@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { payloadHash } from '../claim/payload-hash.js';
 import type { ResolvedOptions } from '../options.js';
 import { isRedelivered, type Outcome } from '../outcome.js';
-import { DeadlineError, FifoSkipError } from './errors.js';
+import { DeadlineError, FifoSkipError, MissingKeyAttributeError } from './errors.js';
 import { laneItems, runLanes } from './lanes.js';
 import { keyOf } from './message-key.js';
 import { observe } from './observe.js';
@@ -30,11 +30,12 @@ function remainingTime(context: Context | undefined): () => number {
 }
 
 function prepare<T, R>(record: R, options: ResolvedOptions<T, R>, source: RecordSource<R>): PreparedRecord<R> {
+  const key = keyOf(record, options.key, (r) => source.defaultKey(r));
   return {
     record,
     messageId: source.messageId(record),
     lane: source.orderedLane(record),
-    key: keyOf(record, options.key, (r) => source.defaultKey(r)),
+    key: options.requireKeyAttribute && key.ok && key.fallback !== undefined ? { ok: false, error: new MissingKeyAttributeError(key.fallback) } : key,
     hash: payloadHash(source.payload(record)),
     rejectKey: source.rejectKey(record),
   };
