@@ -1,10 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
+import { readBatchResponse, type Invocation } from '../lambda-invocation.js';
 
-/** How an invocation ended, before its response is read. */
-export type Invocation =
-  | { readonly kind: 'returned'; readonly value: unknown }
-  | { readonly kind: 'threw'; readonly error: unknown }
-  | { readonly kind: 'timed-out' };
+export type { Invocation } from '../lambda-invocation.js';
 
 /** What the poller does with a batch after the invocation. */
 export type BatchResult =
@@ -30,29 +27,12 @@ function invalid(detail: string): BatchResult {
  * ```
  */
 export function batchResult(invocation: Invocation, records: readonly SQSRecord[], reportBatchItemFailures: boolean): BatchResult {
-  if (invocation.kind === 'threw') {
-    const detail = invocation.error instanceof Error ? `${invocation.error.name}: ${invocation.error.message}` : String(invocation.error);
-    return { outcome: 'failed', reason: 'error', detail, error: invocation.error };
-  }
-  if (invocation.kind === 'timed-out') return { outcome: 'failed', reason: 'timeout', detail: 'Task timed out' };
-  if (!reportBatchItemFailures) return { outcome: 'succeeded' };
-
-  let response: unknown;
-  try {
-    // Lambda hands the event source the response as JSON.
-    const text = JSON.stringify(invocation.value);
-    response = text === undefined ? null : JSON.parse(text);
-  } catch (error) {
-    return invalid(`the response is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (response === null) return { outcome: 'succeeded' };
-  if (typeof response !== 'object' || Array.isArray(response)) return invalid(`the response is not an object: ${JSON.stringify(response)}`);
-  const failures = (response as Record<string, unknown>)['batchItemFailures'];
-  if (failures === undefined || failures === null) return { outcome: 'succeeded' };
-  if (!Array.isArray(failures)) return invalid('batchItemFailures is not a list');
+  const response = readBatchResponse(invocation, reportBatchItemFailures);
+  if (response.verdict === 'failed') return { outcome: 'failed', reason: response.reason, detail: response.detail, error: response.error };
+  if (response.verdict === 'succeeded') return { outcome: 'succeeded' };
   const ids = new Set(records.map((record) => record.messageId));
   const failedIds = new Set<string>();
-  for (const failure of failures as unknown[]) {
+  for (const failure of response.failures) {
     const id = typeof failure === 'object' && failure !== null ? (failure as Record<string, unknown>)['itemIdentifier'] : undefined;
     if (typeof id !== 'string' || id === '') return invalid(`a batchItemFailures entry has no itemIdentifier: ${JSON.stringify(failure)}`);
     if (!ids.has(id)) return invalid(`itemIdentifier ${id} is not a message of the batch`);

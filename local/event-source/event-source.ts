@@ -1,7 +1,8 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { InboxConfigError } from '../../functions/inbox/index.js';
-import { batchResult, type BatchResult, type Invocation } from './batch-result.js';
+import { invokeWithTimeout } from '../lambda-invocation.js';
+import { batchResult, type BatchResult } from './batch-result.js';
 import { lambdaContext } from './lambda-context.js';
 import { toSqsRecord, type EventSourceQueue } from './sqs-event.js';
 
@@ -131,26 +132,6 @@ function quietly(callback: () => void): void {
   }
 }
 
-// Runs the handler as Lambda runs an invocation: its result, its error, or the timeout, whichever comes first.
-async function invoke(handler: EventSourceHandler, event: SQSEvent, context: Context, timeoutMs: number): Promise<Invocation> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Invocation>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timed-out' }), timeoutMs);
-  });
-  const run = (async (): Promise<Invocation> => {
-    try {
-      return { kind: 'returned', value: await handler(event, context) };
-    } catch (error) {
-      return { kind: 'threw', error };
-    }
-  })();
-  try {
-    return await Promise.race([run, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function queueFromArn(arn: string): EventSourceQueue & { accountId: string } {
   const [, , , region, accountId] = arn.split(':');
   return { arn, region: region ?? '', accountId: accountId ?? '' };
@@ -260,7 +241,7 @@ export async function startEventSource(options: StartEventSourceOptions): Promis
     const context = lambdaContext({ functionName: settings.functionName, timeoutMs: settings.functionTimeoutMs, region: queue.region, accountId: queue.accountId });
     stats.invocations += 1;
     stats.records += records.length;
-    const result = batchResult(await invoke(settings.handler, { Records: records }, context, settings.functionTimeoutMs), records, settings.reportBatchItemFailures);
+    const result = batchResult(await invokeWithTimeout(settings.handler, { Records: records }, context, settings.functionTimeoutMs), records, settings.reportBatchItemFailures);
     let acknowledged: readonly SQSRecord[] = records;
     if (result.outcome === 'failed') {
       acknowledged = [];

@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import type { Database } from '../../functions/inbox/index.js';
 import { dyingDatabase, InjectedCrashError, type CrashPoint, type OpenTransactionFate } from '../demo/crashing-handler.js';
 import type { KafkaEvent } from './kafka-event.js';
-import type { KafkaHandler } from './invoke-handler.js';
+import type { KafkaHandler } from './kafka-handler.js';
 
 /** Options of `crashingKafkaHandler`. */
 export interface CrashingKafkaHandlerOptions {

@@ -29,7 +29,7 @@
  */
 export { crashingKafkaHandler } from './crashing-kafka-handler.js';
 export type { CrashingKafkaHandlerOptions } from './crashing-kafka-handler.js';
-export type { KafkaHandler } from './invoke-handler.js';
+export type { KafkaHandler } from './kafka-handler.js';
 export { kafkaBatchResult } from './kafka-batch-result.js';
 export type { KafkaBatchResult } from './kafka-batch-result.js';
 export { KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError } from './kafka-errors.js';

@@ -1,4 +1,4 @@
-import type { Invocation } from '../event-source/index.js';
+import { readBatchResponse, type Invocation } from '../lambda-invocation.js';
 import type { KafkaEvent } from './kafka-event.js';
 
 /** What the poller does with a Kafka batch after the invocation. */
@@ -35,30 +35,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * ```
  */
 export function kafkaBatchResult(invocation: Invocation, event: KafkaEvent, reportBatchItemFailures: boolean): KafkaBatchResult {
-  if (invocation.kind === 'threw') {
-    const detail = invocation.error instanceof Error ? `${invocation.error.name}: ${invocation.error.message}` : String(invocation.error);
-    return { outcome: 'failed', reason: 'error', detail, error: invocation.error };
-  }
-  if (invocation.kind === 'timed-out') return { outcome: 'failed', reason: 'timeout', detail: 'Task timed out' };
-  if (!reportBatchItemFailures) return { outcome: 'succeeded' };
-
-  let response: unknown;
-  try {
-    // Lambda hands the event source the response as JSON.
-    const text = JSON.stringify(invocation.value);
-    response = text === undefined ? null : JSON.parse(text);
-  } catch (error) {
-    return invalid(`the response is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (response === null) return { outcome: 'succeeded' };
-  if (!isObject(response)) return invalid(`the response is not an object: ${JSON.stringify(response)}`);
-  const failures = response['batchItemFailures'];
-  if (failures === undefined || failures === null) return { outcome: 'succeeded' };
-  if (!Array.isArray(failures)) return invalid('batchItemFailures is not a list');
-
+  const response = readBatchResponse(invocation, reportBatchItemFailures);
+  if (response.verdict === 'failed') return { outcome: 'failed', reason: response.reason, detail: response.detail, error: response.error };
+  if (response.verdict === 'succeeded') return { outcome: 'succeeded' };
+  const failures = response.failures;
   const offsets = new Map(Object.entries(event.records).map(([key, records]) => [key, new Set(records.map((record) => record.offset))]));
   const resumeAt = new Map<string, number>();
-  for (const failure of failures as unknown[]) {
+  for (const failure of failures) {
     const id = isObject(failure) ? failure['itemIdentifier'] : undefined;
     if (!isObject(id)) return invalid(`a batchItemFailures entry has no itemIdentifier object: ${JSON.stringify(failure)}`);
     const { partition, offset } = id;

@@ -6,7 +6,8 @@ import { kafkaBatchResult, type KafkaBatchResult } from './kafka-batch-result.js
 import { partitionKey, toKafkaEvent, type KafkaEvent, type KafkaEventOrigin } from './kafka-event.js';
 import type { KafkaBatchView, KafkaEventSourceFaults } from './kafka-faults.js';
 import { KafkaLog, type LogRecord } from './kafka-log.js';
-import { invokeHandler, type KafkaHandler } from './invoke-handler.js';
+import { invokeWithTimeout } from '../lambda-invocation.js';
+import type { KafkaHandler } from './kafka-handler.js';
 import { deliverDiscarded, type DiscardedRecords, type KafkaOnFailureDestination } from './on-failure-destination.js';
 
 /** Options of `startKafkaEventSource`, named after the event source mapping's settings they stand for. */
@@ -322,7 +323,7 @@ export function startKafkaEventSource(options: StartKafkaEventSourceOptions): Ru
   const invokeOnce = async (event: KafkaEvent): Promise<{ requestId: string; result: KafkaBatchResult }> => {
     const context = lambdaContext({ functionName: settings.functionName, timeoutMs: settings.functionTimeoutMs, region: log.region, accountId: log.accountId });
     stats.invocations += 1;
-    const invocation = await invokeHandler(handler, event, context, settings.functionTimeoutMs);
+    const invocation = await invokeWithTimeout(handler, event, context, settings.functionTimeoutMs);
     return { requestId: context.awsRequestId, result: kafkaBatchResult(invocation, event, settings.reportBatchItemFailures) };
   };
 
