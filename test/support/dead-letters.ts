@@ -1,34 +1,14 @@
 import { GetQueueAttributesCommand, ListMessageMoveTasksCommand, ReceiveMessageCommand, type ListMessageMoveTasksResultEntry } from '@aws-sdk/client-sqs';
 import { vi } from 'vitest';
-import { createQueue, localSqsClient, startSqs } from '../../local/sqs/index.js';
-import { queueName, type TestClock, type TestSqs } from './sqs.js';
+import { createQueue } from '../../local/sqs/index.js';
+import { frozenClock, queueName, startTestSqs, type TestSqs } from './sqs.js';
 
 /**
  * An emulator on a clock that moves only when the test advances it, so a rate-limited message move
  * task moves exactly what the seconds advanced allow, however slow the machine is.
  */
-export async function startFrozenTestSqs(): Promise<TestSqs> {
-  let nowMs = Date.now();
-  const clock: TestClock = {
-    now: () => nowMs,
-    advance: (seconds) => {
-      nowMs += seconds * 1000;
-    },
-  };
-  const sqs = await startSqs({ now: clock.now });
-  const client = localSqsClient(sqs.endpoint);
-  return {
-    sqs,
-    client,
-    clock,
-    async createQueue(name, attributes = {}) {
-      return (await createQueue(client, name, { attributes })).queueUrl;
-    },
-    async close() {
-      client.destroy();
-      await sqs.close();
-    },
-  };
+export function startFrozenTestSqs(): Promise<TestSqs> {
+  return startTestSqs({}, frozenClock());
 }
 
 /** A queue whose DLQ takes a message at its second receive, with both ARNs. */

@@ -9,12 +9,24 @@ export interface TestClock {
   advance(seconds: number): void;
 }
 
+/** The wall clock, moved forward by whatever the test advanced. */
 export function testClock(): TestClock {
   let offsetMs = 0;
   return {
     now: () => Date.now() + offsetMs,
     advance: (seconds) => {
       offsetMs += seconds * 1000;
+    },
+  };
+}
+
+/** A clock that moves only when the test advances it, so a rate-limited step takes the same time however slow the machine is. */
+export function frozenClock(): TestClock {
+  let nowMs = Date.now();
+  return {
+    now: () => nowMs,
+    advance: (seconds) => {
+      nowMs += seconds * 1000;
     },
   };
 }
@@ -34,8 +46,7 @@ export interface TestSqs {
   close(): Promise<void>;
 }
 
-export async function startTestSqs(options: Omit<StartSqsOptions, 'now'> = {}): Promise<TestSqs> {
-  const clock = testClock();
+export async function startTestSqs(options: Omit<StartSqsOptions, 'now'> = {}, clock: TestClock = testClock()): Promise<TestSqs> {
   const sqs = await startSqs({ ...options, now: clock.now });
   const client = localSqsClient(sqs.endpoint);
   return {
