@@ -13,7 +13,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
  * ```ts
  * const props: InboxConsumerProps = {
  *   cluster, databaseName: 'inbox', entry: 'functions/order-worker/index.ts',
- *   queueProps: { fifo: true }, inboxRetention: Duration.days(14),
+ *   queueProps: { fifo: true }, inboxRetention: Duration.days(21),
  * };
  * ```
  */
@@ -113,9 +113,10 @@ export interface InboxConsumerProps {
 
   /**
    * How long the inbox keeps a consumed_message row (the cleanup's retention). Must be at least
-   * the message retention of the queue and of the DLQ, or a late redelivery finds no claim and
-   * applies its effect again.
-   * @default Duration.days(14)
+   * the queue's message retention plus the DLQ's: a message can wait out the first and then the
+   * second (a FIFO DLQ resets the enqueue time; a redrive starts it again), and a redelivery that
+   * finds no claim applies its effect again.
+   * @default Duration.days(21) (the default queue's 4 days plus the default DLQ's 14, and 3 to spare)
    */
   readonly inboxRetention?: Duration;
 

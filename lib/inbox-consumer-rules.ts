@@ -1,6 +1,6 @@
 import type { Duration } from 'aws-cdk-lib';
 import { InfraConfigError } from './infra-config-error.js';
-import type { InboxConsumerSettings } from './inbox-consumer-settings.js';
+import type { InboxConsumerSettings, QueueFacts } from './inbox-consumer-settings.js';
 
 /** One thing an `InboxConsumer` refuses: `breaks` says whether the settings do it, `message` what to change. */
 export interface InboxConsumerRule {
@@ -9,6 +9,10 @@ export interface InboxConsumerRule {
 }
 
 const seconds = (d: Duration): string => `${d.toSeconds({ integral: false })} s`;
+const retention = (queue: QueueFacts | undefined): string => {
+  if (queue === undefined) return '0 s (no dead-letter queue the construct can read)';
+  return queue.retention === undefined ? 'unknown (an imported queue)' : seconds(queue.retention);
+};
 const kind = (fifo: boolean): string => (fifo ? 'FIFO' : 'standard');
 const isWhole = (n: number, min: number, max: number): boolean => Number.isInteger(n) && n >= min && n <= max;
 
@@ -80,16 +84,11 @@ export const INBOX_CONSUMER_RULES: readonly InboxConsumerRule[] = [
       + `a queue and its DLQ must be of the same kind, so give a ${kind(s.queue.fifo)} deadLetterQueue.`,
   },
   {
-    breaks: (s) => s.queue.retention !== undefined && s.inboxRetention.toMilliseconds() < s.queue.retention.toMilliseconds(),
-    message: (s) => `The inbox retention must be at least the queue's message retention, or a late redelivery finds no claim and is applied again, `
-      + `but an inboxRetention of ${seconds(s.inboxRetention)} was provided for a queue retention of ${seconds(s.queue.retention!)}: `
-      + `raise inboxRetention or lower the queue's retentionPeriod.`,
-  },
-  {
-    breaks: (s) => s.deadLetterQueue?.retention !== undefined && s.inboxRetention.toMilliseconds() < s.deadLetterQueue.retention.toMilliseconds(),
-    message: (s) => `The inbox retention must be at least the dead-letter queue's message retention, or a redriven message finds no claim and is applied again, `
-      + `but an inboxRetention of ${seconds(s.inboxRetention)} was provided for a DLQ retention of ${seconds(s.deadLetterQueue!.retention!)}: `
-      + `raise inboxRetention or give a deadLetterQueue with a shorter retentionPeriod.`,
+    breaks: (s) => s.longestMessageLife !== undefined && s.inboxRetention.toMilliseconds() < s.longestMessageLife.toMilliseconds(),
+    message: (s) => `The inbox retention must be at least the queue's message retention plus the dead-letter queue's, because a message can `
+      + 'wait out the first and then the second (a FIFO DLQ resets the enqueue time, and a redrive starts it again); a shorter one lets a late '
+      + `redelivery find no claim and be applied again. But an inboxRetention of ${seconds(s.inboxRetention)} was provided for a queue retention of `
+      + `${retention(s.queue)} plus a DLQ retention of ${retention(s.deadLetterQueue)}: raise inboxRetention to ${seconds(s.longestMessageLife!)} or shorten a retentionPeriod.`,
   },
   {
     breaks: (s) => s.duplicateRateThreshold <= 0 || s.duplicateRateThreshold >= 1 || Number.isNaN(s.duplicateRateThreshold),

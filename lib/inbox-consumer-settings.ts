@@ -19,7 +19,12 @@ export const INBOX_CONSUMER_DEFAULTS = {
   memorySize: 256,
   maxReceiveCount: 5,
   batchSize: 10,
-  inboxRetention: Duration.days(14),
+  /**
+   * 21 days: the longest a message of the default queues can stay redeliverable is the queue's 4
+   * days plus the DLQ's 14 (18 days); the 3 days on top leave room for a redrive late in the DLQ's
+   * life and for a daily cleanup that runs late or fails a day.
+   */
+  inboxRetention: Duration.days(21),
   metricsNamespace: 'SqsInbox',
   oldestMessageAgeThreshold: Duration.minutes(15),
   duplicateRateThreshold: 0.1,
@@ -66,6 +71,11 @@ export interface InboxConsumerSettings {
   readonly queue: QueueFacts;
   /** `undefined` when there is no DLQ the construct knows of (an existing queue without `deadLetterQueue`). */
   readonly deadLetterQueue: QueueFacts | undefined;
+  /**
+   * The longest a message can stay redeliverable: the queue's retention plus the DLQ's, of those
+   * that can be read; `undefined` when neither can.
+   */
+  readonly longestMessageLife: Duration | undefined;
 }
 
 /**
@@ -130,6 +140,8 @@ export function resolveSettings(props: InboxConsumerProps, id: string): InboxCon
     : props.queue
       ? undefined
       : { fifo, visibilityTimeout: undefined, retention: defaults.deadLetterRetention };
+  const retentions = [queue.retention, deadLetterQueue?.retention].filter((d): d is Duration => d !== undefined);
+  const longestMessageLife = retentions.length === 0 ? undefined : Duration.seconds(retentions.reduce((sum, d) => sum + d.toSeconds(), 0));
   return {
     props,
     fifo,
@@ -148,5 +160,6 @@ export function resolveSettings(props: InboxConsumerProps, id: string): InboxCon
     requiredVisibilityTimeout,
     queue,
     deadLetterQueue,
+    longestMessageLife,
   };
 }

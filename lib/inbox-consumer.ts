@@ -44,7 +44,7 @@ export interface InboxConsumerAlarms {
  *   databaseName: 'inbox',
  *   entry: 'functions/order-worker/index.ts',
  *   queueProps: { fifo: true },
- *   inboxRetention: Duration.days(14),
+ *   inboxRetention: Duration.days(21),
  * });
  * new CfnOutput(this, 'QueueUrl', { value: orders.queue.queueUrl });
  * ```

@@ -40,7 +40,9 @@ export const STACK_CONTEXT_DEFAULTS = {
   minCapacity: 0,
   maxCapacity: 2,
   autoPauseMinutes: 5,
-  retentionDays: 14,
+  // 21 days: the order worker's queue keeps a message 4 days and its DLQ 14, so a message can be
+  // redelivered up to 18 days after its claim; 3 more days cover a late redrive and a missed cleanup.
+  retentionDays: 21,
   cleanupBatchSize: 1000,
   cleanupSchedule: 'cron(17 3 * * ? *)',
 } as const;

@@ -75,30 +75,44 @@ describe('a queue and a DLQ of different kinds', () => {
   });
 });
 
-describe('an inbox retention shorter than a message can live', () => {
-  it('is refused against the queue retention', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(3), queueProps: { retentionPeriod: Duration.days(4) } })))
-      .toThrow(/at least the queue's message retention.*but an inboxRetention of 259200 s was provided for a queue retention of 345600 s/);
+describe('an inbox retention shorter than a message can live (queue retention plus DLQ retention)', () => {
+  const DAY = 86_400;
+
+  it('is refused against the sum, quoting both retentions and what is needed', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(14), queueProps: { retentionPeriod: Duration.days(4) } })))
+      .toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's.*But an inboxRetention of 1209600 s was provided for a queue retention of 345600 s plus a DLQ retention of 1209600 s: raise inboxRetention to 1555200 s/);
   });
 
-  it('is refused against the queue retention SQS gives by default (4 days)', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(2) }))).toThrow(/for a queue retention of 345600 s/);
+  it('counts the queue retention SQS gives by default (4 days) and the DLQ default (14 days)', () => {
+    expect(build(() => ({ inboxRetention: Duration.seconds(18 * DAY - 1) }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 1209600 s/);
   });
 
-  it('is refused against the DLQ retention (14 days by default)', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(7) })))
-      .toThrow(/at least the dead-letter queue's message retention.*inboxRetention of 604800 s was provided for a DLQ retention of 1209600 s/);
+  it('accepts exactly the sum', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(18) }))).not.toThrow();
   });
 
-  it('is refused against an existing DLQ of this app', () => {
+  it('counts a queue retention given', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(15), queueProps: { retentionPeriod: Duration.days(1) } }))).not.toThrow();
+    expect(build(() => ({ inboxRetention: Duration.seconds(15 * DAY - 1), queueProps: { retentionPeriod: Duration.days(1) } })))
+      .toThrow(/raise inboxRetention to 1296000 s/);
+  });
+
+  it('counts an existing DLQ of this app', () => {
+    const scope = clusterStack();
+    const deadLetterQueue = new sqs.Queue(scope.stack, 'Dlq', { retentionPeriod: Duration.days(6) });
+    const make = (inboxRetention: Duration) => () => new InboxConsumer(scope.stack, `Orders${inboxRetention.toSeconds()}`, {
+      ...baseProps(scope.cluster), inboxRetention, deadLetterQueue, queueProps: { retentionPeriod: Duration.days(2) },
+    });
+    expect(make(Duration.days(8))).not.toThrow();
+    expect(make(Duration.seconds(8 * DAY - 1))).toThrow(/for a queue retention of 172800 s plus a DLQ retention of 518400 s/);
+  });
+
+  it('counts only the queue when it has no DLQ the construct knows of', () => {
     expect(build(({ stack }) => ({
-      inboxRetention: Duration.days(5),
-      deadLetterQueue: new sqs.Queue(stack, 'Dlq', { retentionPeriod: Duration.days(6) }),
-    }))).toThrow(/for a DLQ retention of 518400 s/);
-  });
-
-  it('accepts a retention as long as the DLQ', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(14) }))).not.toThrow();
+      inboxRetention: Duration.days(3),
+      queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3), retentionPeriod: Duration.days(4),
+        deadLetterQueue: { queue: sqs.Queue.fromQueueArn(stack, 'ImportedDlq', 'arn:aws:sqs:eu-west-1:123456789012:orders-dlq'), maxReceiveCount: 5 } }),
+    }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 0 s \(no dead-letter queue the construct can read\)/);
   });
 });
 

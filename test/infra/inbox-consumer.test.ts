@@ -154,7 +154,7 @@ describe('InboxConsumer defaults (standard queue)', () => {
     expect(consumer.deadLetterQueue).toBeInstanceOf(sqs.Queue);
     expect(consumer.eventSourceMapping.eventSourceMappingId).toBeDefined();
     expect(Object.values(consumer.alarms).every((alarm) => alarm instanceof cloudwatch.Alarm)).toBe(true);
-    expect(consumer.inboxRetention.toDays()).toBe(14);
+    expect(consumer.inboxRetention.toDays()).toBe(21);
   });
 });
 

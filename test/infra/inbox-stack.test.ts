@@ -159,10 +159,10 @@ describe('the reference stack with the default context (bundled once)', () => {
 
   describe('cleanup', () => {
     it('runs daily on an EventBridge schedule with the retention and batch size as configuration', () => {
-      const cleanup = functionByDescription(template, /Deletes inbox rows older than 14 days/);
+      const cleanup = functionByDescription(template, /Deletes inbox rows older than 21 days/);
       expect(cleanup.Properties.VpcConfig).toBeUndefined();
       expect((cleanup.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
-        RETENTION_DAYS: '14', CLEANUP_BATCH_SIZE: '1000',
+        RETENTION_DAYS: '21', CLEANUP_BATCH_SIZE: '1000',
         CLUSTER_ARN: expect.anything(), SECRET_ARN: expect.anything(), DATABASE_NAME: 'inbox',
       });
       const cleanupId = Object.entries(template.findResources('AWS::Lambda::Function'))
@@ -217,7 +217,8 @@ describe('the reference stack with context given', () => {
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'sqs-inbox-prod' });
   });
 
-  it('refuses a retention shorter than the DLQ keeps a message', () => {
-    expect(() => synthStack({ retentionDays: 7 })).toThrow(/inbox retention must be at least the dead-letter queue's message retention/);
+  it('refuses a retention shorter than the queue and the DLQ keep a message together (4 + 14 days)', () => {
+    expect(() => synthStack({ retentionDays: 17 })).toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's/);
+    expect(() => synthStack({ retentionDays: 18 })).not.toThrow();
   });
 });

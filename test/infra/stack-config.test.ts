@@ -6,11 +6,11 @@ import { stackConfigFromContext } from '../../lib/stack-config.js';
 const configOf = (context: Record<string, unknown>) => stackConfigFromContext(new App({ context }).node);
 
 describe('stack context defaults', () => {
-  it('are a dev stage that pauses at 0 ACU, keeps a snapshot on removal and cleans daily after 14 days', () => {
+  it('are a dev stage that pauses at 0 ACU, keeps a snapshot on removal and cleans daily after 21 days (4 days of queue plus 14 of DLQ, and 3 to spare)', () => {
     const config = configOf({});
     expect(config).toMatchObject({
       stage: 'dev', deletionProtection: false, removalPolicy: RemovalPolicy.SNAPSHOT, minCapacity: 0, maxCapacity: 2,
-      retentionDays: 14, cleanupBatchSize: 1000, cleanupSchedule: 'cron(17 3 * * ? *)',
+      retentionDays: 21, cleanupBatchSize: 1000, cleanupSchedule: 'cron(17 3 * * ? *)',
     });
     expect(config.autoPause.toMinutes()).toBe(5);
   });
