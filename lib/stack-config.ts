@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
+import { CLEANUP_BATCH_SIZE_LIMITS } from '../functions/inbox/limits.js';
 import { InfraConfigError } from './infra-config-error.js';
 
 /** The reference stack's settings, read from CDK context (`cdk.json` or `-c key=value`). */
@@ -73,7 +74,11 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   { key: 'maxCapacity', breaks: (v) => !isHalfStep(v) || (v as number) < 1 || (v as number) > 256, expected: 'ACUs from 1 to 256 in steps of 0.5' },
   { key: 'autoPauseMinutes', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 5 || v > 1440, expected: 'whole minutes from 5 to 1440' },
   { key: 'retentionDays', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 1 || v > 3650, expected: 'whole days from 1 to 3650' },
-  { key: 'cleanupBatchSize', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 1 || v > 100_000, expected: 'a whole number of rows from 1 to 100000' },
+  {
+    key: 'cleanupBatchSize',
+    breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < CLEANUP_BATCH_SIZE_LIMITS.min || v > CLEANUP_BATCH_SIZE_LIMITS.max,
+    expected: `a whole number of rows from ${CLEANUP_BATCH_SIZE_LIMITS.min} to ${CLEANUP_BATCH_SIZE_LIMITS.max}`,
+  },
   { key: 'cleanupSchedule', breaks: (v) => typeof v !== 'string' || !/^(rate|cron)\(.+\)$/.test(v), expected: 'an EventBridge schedule expression such as rate(1 day) or cron(17 3 * * ? *)' },
 ];
 

@@ -2,6 +2,7 @@ import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
 import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { CLEANUP_BATCH_SIZE_LIMITS } from '../../functions/inbox/limits.js';
 
 const configOf = (context: Record<string, unknown>) => stackConfigFromContext(new App({ context }).node);
 
@@ -35,7 +36,8 @@ describe('bad stack context', () => {
     [{ minCapacity: 4, maxCapacity: 2 }, /context maxCapacity must be at least minCapacity \(4\), but 2 was provided/],
     [{ autoPauseMinutes: 2 }, /context autoPauseMinutes must be whole minutes from 5 to 1440, but 2 was provided/],
     [{ retentionDays: 'two' }, /context retentionDays must be whole days from 1 to 3650, but "two" was provided/],
-    [{ cleanupBatchSize: 0 }, /context cleanupBatchSize must be a whole number of rows from 1 to 100000, but 0 was provided/],
+    [{ cleanupBatchSize: 0 }, /context cleanupBatchSize must be a whole number of rows from 1 to 10000, but 0 was provided/],
+    [{ cleanupBatchSize: 10_001 }, /context cleanupBatchSize must be a whole number of rows from 1 to 10000, but 10001 was provided/],
     [{ cleanupSchedule: 'daily' }, /context cleanupSchedule must be an EventBridge schedule expression.*but "daily" was provided/],
   ])('%j is refused with what to give instead', (context, message) => {
     expect(() => configOf(context)).toThrow(InfraConfigError);
@@ -44,5 +46,12 @@ describe('bad stack context', () => {
 
   it('is refused all at once', () => {
     expect(() => configOf({ stage: 'X', retentionDays: 0 })).toThrow(/stage[\s\S]*retentionDays/);
+  });
+});
+
+describe('the cleanup batch size limit', () => {
+  it('is the one the cleanup runtime enforces: the largest it takes is accepted, one more is refused', () => {
+    expect(configOf({ cleanupBatchSize: CLEANUP_BATCH_SIZE_LIMITS.max }).cleanupBatchSize).toBe(CLEANUP_BATCH_SIZE_LIMITS.max);
+    expect(() => configOf({ cleanupBatchSize: CLEANUP_BATCH_SIZE_LIMITS.max + 1 })).toThrow(InfraConfigError);
   });
 });
