@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CustomResource, Duration, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -10,6 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { cleanupAlarms } from './cleanup-alarms.js';
 import { InboxConsumer } from './inbox-consumer.js';
 import { InboxDashboard } from './inbox-dashboard.js';
 import { inboxFunction } from './inbox-function.js';
@@ -47,6 +47,9 @@ export interface InboxStackProps extends StackProps {
    */
   readonly sources?: InboxStackSources;
 }
+
+/** The cleanup's POWERTOOLS_SERVICE_NAME, the `service` dimension of its metrics. */
+const CLEANUP_SERVICE_NAME = 'inbox-cleanup';
 
 /** The database the inbox and the example's tables live in. */
 const DATABASE_NAME = 'inbox';
@@ -110,7 +113,7 @@ export class InboxStack extends Stack {
     const dashboard = new InboxDashboard(this, 'Dashboard', {
       consumers: [this.orderWorker],
       dashboardName: `sqs-inbox-${config.stage}`,
-      extraAlarms: [cleanup.errors],
+      extraAlarms: [cleanup.alarms.errors, cleanup.alarms.backlog],
     });
     this.makeOutputs(dashboard);
 
@@ -197,7 +200,7 @@ export class InboxStack extends Stack {
     return { migrateFunction, providerRole, migrations };
   }
 
-  /** The cleanup function on its schedule, after the migrations, with an alarm on its errors. */
+  /** The cleanup function on its schedule, after the migrations, with alarms on its errors and a lasting backlog. */
   private makeCleanup(config: InboxStackConfig, entry: string, environment: Record<string, string>) {
     const cleanupFunction = inboxFunction(this, 'CleanupFunction', {
       entry,
@@ -209,7 +212,7 @@ export class InboxStack extends Stack {
         ...environment,
         RETENTION_DAYS: String(config.retentionDays),
         CLEANUP_BATCH_SIZE: String(config.cleanupBatchSize),
-        POWERTOOLS_SERVICE_NAME: 'inbox-cleanup',
+        POWERTOOLS_SERVICE_NAME: CLEANUP_SERVICE_NAME,
       },
     });
     this.cluster.grantDataApiAccess(cleanupFunction);
@@ -219,15 +222,12 @@ export class InboxStack extends Stack {
       schedule: events.Schedule.expression(config.cleanupSchedule),
       targets: [new targets.LambdaFunction(cleanupFunction, { retryAttempts: 2 })],
     });
-    const errors = new cloudwatch.Alarm(this, 'CleanupErrors', {
-      metric: cleanupFunction.metricErrors({ period: Duration.hours(1), statistic: cloudwatch.Stats.SUM }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'The inbox cleanup failed: consumed_message grows until it runs again.',
+    const alarms = cleanupAlarms(this, {
+      cleanupFunction,
+      namespace: environment.POWERTOOLS_METRICS_NAMESPACE!,
+      serviceName: CLEANUP_SERVICE_NAME,
     });
-    return { schedule, errors };
+    return { schedule, alarms };
   }
 
   private makeOutputs(dashboard: InboxDashboard): void {

@@ -201,6 +201,26 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 });
 
+describe('the cleanup alarms (unbundled)', () => {
+  const { template } = synthStack();
+
+  it('alarm when the backlog lasts: no run finished (done = 0) on each of 3 days', () => {
+    const [alarm, ...others] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'done' } }));
+    expect(others).toEqual([]);
+    expect(alarm!.Properties).toMatchObject({
+      Namespace: 'SqsInbox/dev', Dimensions: [{ Name: 'service', Value: 'inbox-cleanup' }],
+      Statistic: 'Maximum', Period: 86_400, EvaluationPeriods: 3, DatapointsToAlarm: 3,
+      Threshold: 1, ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('give the cleanup function the namespace and service the alarm reads', () => {
+    const cleanup = functionByDescription(template, /Deletes inbox rows/);
+    expect((cleanup.Properties.Environment as { Variables: Record<string, unknown> }).Variables)
+      .toMatchObject({ POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox/dev', POWERTOOLS_SERVICE_NAME: 'inbox-cleanup' });
+  });
+});
+
 describe('the reference stack with context given', () => {
   it('takes deletion protection, removal policy, capacities and retention from context, strings as -c gives them', () => {
     const { stack, template } = synthStack({
