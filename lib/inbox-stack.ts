@@ -159,7 +159,7 @@ export class InboxStack extends Stack {
     });
   }
 
-  /** The migrate function and the custom resource that runs it when the migrations change. */
+  /** The migrate function and the custom resource that runs it when the migrations or their database change. */
   private makeMigrations(sources: Required<InboxStackSources>, environment: Record<string, string>) {
     const migrateFunction = inboxFunction(this, 'MigrateFunction', {
       entry: sources.migrateEntry,
@@ -193,7 +193,14 @@ export class InboxStack extends Stack {
     const migrations = new CustomResource(this, 'Migrations', {
       serviceToken: migrationsProvider.serviceToken,
       resourceType: 'Custom::InboxMigrations',
-      properties: { MigrationsHash: migrationsHash(sources.migrationsDir) },
+      // Any change of these is an Update, which the function acts on only when they are its own:
+      // new migrations, or a new cluster or database (which then gets every migration). A rollback
+      // sends the older values to the newer function, which leaves the database alone.
+      properties: {
+        MigrationsHash: migrationsHash(sources.migrationsDir),
+        ClusterArn: environment.CLUSTER_ARN,
+        DatabaseName: environment.DATABASE_NAME,
+      },
     });
     // The writer instance, not only the cluster, must be up before the Data API answers.
     migrations.node.addDependency(this.cluster);

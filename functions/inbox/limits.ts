@@ -1,9 +1,9 @@
 /**
  * Limits that both the infrastructure (lib/, at synth time) and the runtime (functions/, in Lambda)
  * enforce. A value both need lives in one place, and lib/ may not import runtime code, so this
- * module is the one exception to that rule (eslint.config.js allows lib/ to import exactly this
- * file): it holds plain constants and imports nothing, so importing it from lib/ brings no runtime
- * code, no AWS SDK and no side effect into a synth.
+ * module is the one place for such limits and one of the two runtime files eslint.config.js lets
+ * lib/ import (the other is the migrations hash): it holds plain constants and imports nothing, so
+ * importing it from lib/ brings no runtime code, no AWS SDK and no side effect into a synth.
  *
  * @example
  * ```ts

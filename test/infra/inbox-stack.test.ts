@@ -109,6 +109,16 @@ describe('the reference stack with the default context (bundled once)', () => {
       });
     });
 
+    it('run again on a replaced cluster or another database: the resource carries the target the function migrates', () => {
+      const [migrations] = Object.values(template.findResources('Custom::InboxMigrations')) as Resources[string][];
+      const migrate = functionByDescription(template, /Applies the inbox migrations/);
+      const environment = (migrate.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(migrations!.Properties.DatabaseName).toBe('inbox');
+      expect(migrations!.Properties.DatabaseName).toEqual(environment.DATABASE_NAME);
+      expect(migrations!.Properties.ClusterArn).toEqual(environment.CLUSTER_ARN);
+      expect(JSON.stringify(migrations!.Properties.ClusterArn)).toContain(logicalIdOf(template, 'AWS::RDS::DBCluster'));
+    });
+
     it('wait for the writer instance', () => {
       const writer = logicalIdOf(template, 'AWS::RDS::DBInstance');
       const [migrations] = Object.values(template.findResources('Custom::InboxMigrations')) as Resources[string][];
