@@ -3,6 +3,7 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 
 /**
@@ -106,10 +107,27 @@ export interface InboxConsumerProps {
   readonly maxBatchingWindow?: Duration;
 
   /**
-   * Most concurrent invocations the event source starts (2 to 1000).
-   * @default no limit beyond the account's concurrency
+   * Most concurrent invocations the event source starts (2 to 1000; on FIFO, also at most one per
+   * message group). Each invocation runs up to the runtime's `concurrency` (10 by default) Data API
+   * transactions at once, and each holds a database connection while it runs, so the cap is what
+   * keeps a burst of messages from exhausting the cluster's connections and CPU.
+   * @default 2 per ACU of `clusterMaxCapacity` (at least 2, at most 1000); no cap, with a synth
+   * warning, when `clusterMaxCapacity` is not given
    */
   readonly maxConcurrency?: number;
+
+  /**
+   * The cluster's Aurora Serverless v2 maximum capacity in ACUs (0.5 to 256), from which the default
+   * `maxConcurrency` is derived: the construct cannot read it from an `IDatabaseCluster`. Two
+   * invocations per ACU, 20 transactions at the runtime's default concurrency of 10, stay well
+   * under what a cluster accepts: Aurora sizes max_connections from the maximum ACU (about 190 for
+   * a cluster of up to 1 ACU, 2,000 for up to 16 ACU when it may scale to 0), and each ACU brings
+   * only about 2 GiB of memory and its share of CPU for the transactions themselves. The Data API
+   * publishes no connection limit of its own. The ceiling of 1000 is the most SQS allows; with at
+   * most 256 ACU it is never reached.
+   * @default none (no cap, see `maxConcurrency`)
+   */
+  readonly clusterMaxCapacity?: number;
 
   /**
    * How long the inbox keeps a consumed_message row (the cleanup's retention). Must be at least
@@ -146,7 +164,23 @@ export interface InboxConsumerProps {
   readonly duplicateRateThreshold?: number;
 
   /**
-   * Actions every alarm of the construct takes (an SNS topic, for instance).
+   * Share of failed messages among processed, duplicate and failed ones (0 to 1) at which the
+   * failed rate alarm fires; it looks at 5-minute periods and fires on 2 of 3.
+   * @default 0.05
+   */
+  readonly failedRateThreshold?: number;
+
+  /**
+   * An SNS topic every alarm of the construct notifies, on top of `alarmActions`. A topic encrypted
+   * with KMS needs a customer managed key whose policy lets `cloudwatch.amazonaws.com` use it
+   * (kms:Decrypt, kms:GenerateDataKey*) and a topic policy that lets it publish: CloudWatch cannot
+   * use the AWS managed key `alias/aws/sns`. `AlarmTopic` makes such a topic.
+   * @default none: the alarms notify only `alarmActions`
+   */
+  readonly alarmTopic?: sns.ITopic;
+
+  /**
+   * Actions every alarm of the construct takes.
    * @default none
    */
   readonly alarmActions?: cloudwatch.IAlarmAction[];
