@@ -11,7 +11,7 @@ describe('stack context defaults', () => {
     const config = configOf({});
     expect(config).toMatchObject({
       stage: 'dev', deletionProtection: false, removalPolicy: RemovalPolicy.SNAPSHOT, minCapacity: 0, maxCapacity: 2,
-      retentionDays: 21, cleanupBatchSize: 1000, cleanupSchedule: 'cron(17 3 * * ? *)',
+      retentionDays: 21, cleanupBatchSize: 1000, cleanupSchedule: 'cron(17 3 * * ? *)', alarmEmail: undefined,
     });
     expect(config.autoPause.toMinutes()).toBe(5);
   });
@@ -42,6 +42,44 @@ describe('bad stack context', () => {
   ])('%j is refused with what to give instead', (context, message) => {
     expect(() => configOf(context)).toThrow(InfraConfigError);
     expect(() => configOf(context)).toThrow(message);
+  });
+
+  it.each([
+    ['rate(1 hours)', /the unit must be singular when the value is 1/],
+    ['rate(5 hour)', /the unit must be plural when the value is over 1/],
+    ['rate(0 minutes)', /a positive whole number/],
+    ['rate(1.5 hours)', /a positive whole number/],
+    ['rate(2 weeks)', /minute, minutes, hour, hours, day or days/],
+    ['cron(17 3 * * *)', /six fields.*but 5 were given/],
+    ['cron(17 3 * * * *)', /one of day-of-month and day-of-week must be \?/],
+    ['cron(17 3 ? * ? *)', /one of day-of-month and day-of-week must be \?/],
+    ['cron(60 3 * * ? *)', /minutes field "60"/],
+    ['cron(0 24 * * ? *)', /hours field "24"/],
+    ['cron(0 3 32 * ? *)', /day-of-month field "32"/],
+    ['cron(0 3 * 13 ? *)', /month field "13"/],
+    ['cron(0 3 ? * 8 *)', /day-of-week field "8"/],
+    ['cron(0 3 ? * 3#1,6#3 *)', /one # expression/],
+    ['cron(0 3 * * ? 1969)', /year field "1969"/],
+    ['cron(0 3 1 * 2 *)', /one of day-of-month and day-of-week must be \?/],
+    ['cron(0 3 L * ? *) extra', /an EventBridge schedule expression/],
+  ])('cleanupSchedule %s is refused as EventBridge would, saying why', (cleanupSchedule, why) => {
+    expect(() => configOf({ cleanupSchedule })).toThrow(InfraConfigError);
+    expect(() => configOf({ cleanupSchedule })).toThrow(why);
+  });
+
+  it.each([
+    'rate(1 minute)', 'rate(5 minutes)', 'rate(1 hour)', 'rate(12 hours)', 'rate(1 day)', 'rate(7 days)',
+    'cron(17 3 * * ? *)', 'cron(0 12 ? * MON-FRI *)', 'cron(0/15 * * * ? *)', 'cron(0 8 1 * ? *)', 'cron(0 18 ? * 6L *)',
+    'cron(0 10 ? * 2#1 *)', 'cron(0 9 L * ? *)', 'cron(0 9 15W * ? *)', 'cron(0 0 1 JAN,JUL ? 2030-2035)', 'cron(5,35 8-17/2 ? * SUN,SAT *)',
+  ])('cleanupSchedule %s is accepted', (cleanupSchedule) => {
+    expect(configOf({ cleanupSchedule }).cleanupSchedule).toBe(cleanupSchedule);
+  });
+
+  it('alarmEmail must look like an e-mail address', () => {
+    expect(() => configOf({ alarmEmail: 'ops' })).toThrow(/context alarmEmail must be an e-mail address.*but "ops" was provided/);
+    expect(() => configOf({ alarmEmail: 'ops@example' })).toThrow(/context alarmEmail/);
+    expect(configOf({ alarmEmail: 'ops@example.com' }).alarmEmail).toBe('ops@example.com');
+    expect(configOf({ alarmEmail: '' }).alarmEmail).toBeUndefined();
   });
 
   it('is refused all at once', () => {
