@@ -9,6 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { AlarmTopic } from './alarm-topic.js';
 import { cleanupAlarms } from './cleanup-alarms.js';
 import { InboxConsumer } from './inbox-consumer.js';
 import { InboxDashboard } from './inbox-dashboard.js';
@@ -59,7 +60,8 @@ const DATABASE_NAME = 'inbox';
  * 0 ACU, encrypted, credentials in Secrets Manager) in isolated subnets of a VPC with no NAT; the
  * migrations applied by a custom resource on each deploy that changes them; the order worker as an
  * `InboxConsumer` on a FIFO queue, outside the VPC; the inbox cleanup on an EventBridge schedule;
- * a dashboard; and outputs for the queue URLs, the cluster ARN and the secret ARN.
+ * one alarm topic for every alarm (with an e-mail subscription when `alarmEmail` is set); a
+ * dashboard; and outputs for the queue URLs, the cluster ARN, the secret ARN and the alarm topic.
  *
  * @example
  * ```ts
@@ -73,6 +75,8 @@ export class InboxStack extends Stack {
   public readonly orderWorker: InboxConsumer;
   public readonly migrations: CustomResource;
   public readonly cleanupSchedule: events.Rule;
+  /** The encrypted, TLS-only SNS topic every alarm of the stack notifies. */
+  public readonly alarmTopic: AlarmTopic;
 
   public constructor(scope: Construct, id: string, props: InboxStackProps) {
     super(scope, id, props);
@@ -94,6 +98,7 @@ export class InboxStack extends Stack {
     };
     const { migrateFunction, providerRole, migrations } = this.makeMigrations(sources, databaseEnvironment);
     this.migrations = migrations;
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', { email: config.alarmEmail });
 
     this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
       cluster: this.cluster,
@@ -103,12 +108,15 @@ export class InboxStack extends Stack {
       serviceName: 'order-worker',
       metricsNamespace,
       inboxRetention: Duration.days(config.retentionDays),
+      clusterMaxCapacity: config.maxCapacity,
+      alarmTopic: this.alarmTopic.topic,
     });
     // No message is consumed before the tables exist.
     this.orderWorker.lambdaFunction.node.addDependency(this.migrations);
 
     const cleanup = this.makeCleanup(config, sources.cleanupEntry, { ...databaseEnvironment, POWERTOOLS_METRICS_NAMESPACE: metricsNamespace });
     this.cleanupSchedule = cleanup.schedule;
+    for (const alarm of [cleanup.alarms.errors, cleanup.alarms.backlog]) alarm.addAlarmAction(this.alarmTopic.action);
 
     const dashboard = new InboxDashboard(this, 'Dashboard', {
       consumers: [this.orderWorker],
@@ -242,6 +250,7 @@ export class InboxStack extends Stack {
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.orderWorker.deadLetterQueue!.queueUrl, description: 'Its dead-letter queue' });
     new CfnOutput(this, 'ClusterArn', { value: this.cluster.clusterArn, description: 'Aurora cluster (Data API resource ARN)' });
     new CfnOutput(this, 'SecretArn', { value: this.cluster.secret!.secretArn, description: 'Secrets Manager secret of the database credentials' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'SNS topic of every alarm: subscribe to it' });
     new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
   }
 }

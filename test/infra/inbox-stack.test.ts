@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AURORA_POSTGRES_VERSION, InboxStack } from '../../lib/inbox-stack.js';
 import { migrationsHash } from '../../lib/migrations-hash.js';
@@ -228,6 +228,53 @@ describe('the cleanup alarms (unbundled)', () => {
     const cleanup = functionByDescription(template, /Deletes inbox rows/);
     expect((cleanup.Properties.Environment as { Variables: Record<string, unknown> }).Variables)
       .toMatchObject({ POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox/dev', POWERTOOLS_SERVICE_NAME: 'inbox-cleanup' });
+  });
+});
+
+describe('the alarm topic (unbundled)', () => {
+  const { stack, template } = synthStack();
+  const topicId = () => logicalIdOf(template, 'AWS::SNS::Topic');
+
+  it('is one topic encrypted with a rotated customer managed key that CloudWatch alarms may use', () => {
+    const keyId = logicalIdOf(template, 'AWS::KMS::Key');
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({
+        Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      })]) },
+    });
+  });
+
+  it('refuses plain HTTP and lets only this account\'s CloudWatch alarms publish', () => {
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topicId() }],
+      PolicyDocument: { Statement: Match.arrayWith([
+        Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        Match.objectLike({
+          Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: 'sns:Publish',
+          Condition: Match.objectLike({ StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } }),
+        }),
+      ]) },
+    });
+  });
+
+  it('has no subscription unless an e-mail address is given', () => {
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    synthStack({ alarmEmail: 'ops@example.com' }).template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email', Endpoint: 'ops@example.com',
+    });
+  });
+
+  it('receives every alarm of the stack, the cleanup\'s included', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(10);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId() }]);
+  });
+
+  it('comes with a concurrency cap of 2 per ACU of the cluster maximum (2 ACU: 4) and no warning', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 4 } });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
   });
 });
 
