@@ -65,7 +65,8 @@ export interface InboxConsumerProps {
 
   /**
    * An existing queue to consume. Its settings are checked where the CDK can read them (a queue
-   * made in this app); an imported queue's cannot be read at synth time. Give `queue` or
+   * made in this app, which must have a redrive policy); an imported queue's cannot be read at
+   * synth time, and the construct warns that its redrive policy is unchecked. Give `queue` or
    * `queueProps`, not both.
    * @default a new queue made from `queueProps`
    */
@@ -73,7 +74,8 @@ export interface InboxConsumerProps {
 
   /**
    * Settings of the queue the construct makes. `fifo: true` makes a FIFO queue (and a FIFO DLQ).
-   * The DLQ is set with `deadLetterQueue` and `maxReceiveCount`, not here.
+   * The DLQ is set with `deadLetterQueue` and `maxReceiveCount`, not here. Encryption cannot be
+   * turned off (`QueueEncryption.UNENCRYPTED`) nor plain HTTP allowed (`enforceSSL: false`).
    * @default a standard queue with SQS-managed encryption, a TLS-only policy, a visibility timeout
    * of 6 x the function timeout plus the batching window, and the SQS default retention (4 days)
    */
