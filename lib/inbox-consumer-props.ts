@@ -3,6 +3,7 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 
 /**
@@ -13,7 +14,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
  * ```ts
  * const props: InboxConsumerProps = {
  *   cluster, databaseName: 'inbox', entry: 'functions/order-worker/index.ts',
- *   queueProps: { fifo: true }, inboxRetention: Duration.days(14),
+ *   queueProps: { fifo: true }, inboxRetention: Duration.days(21),
  * };
  * ```
  */
@@ -64,7 +65,8 @@ export interface InboxConsumerProps {
 
   /**
    * An existing queue to consume. Its settings are checked where the CDK can read them (a queue
-   * made in this app); an imported queue's cannot be read at synth time. Give `queue` or
+   * made in this app, which must have a redrive policy); an imported queue's cannot be read at
+   * synth time, and the construct warns that its redrive policy is unchecked. Give `queue` or
    * `queueProps`, not both.
    * @default a new queue made from `queueProps`
    */
@@ -72,7 +74,8 @@ export interface InboxConsumerProps {
 
   /**
    * Settings of the queue the construct makes. `fifo: true` makes a FIFO queue (and a FIFO DLQ).
-   * The DLQ is set with `deadLetterQueue` and `maxReceiveCount`, not here.
+   * The DLQ is set with `deadLetterQueue` and `maxReceiveCount`, not here. Encryption cannot be
+   * turned off (`QueueEncryption.UNENCRYPTED`) nor plain HTTP allowed (`enforceSSL: false`).
    * @default a standard queue with SQS-managed encryption, a TLS-only policy, a visibility timeout
    * of 6 x the function timeout plus the batching window, and the SQS default retention (4 days)
    */
@@ -106,16 +109,34 @@ export interface InboxConsumerProps {
   readonly maxBatchingWindow?: Duration;
 
   /**
-   * Most concurrent invocations the event source starts (2 to 1000).
-   * @default no limit beyond the account's concurrency
+   * Most concurrent invocations the event source starts (2 to 1000; on FIFO, also at most one per
+   * message group). Each invocation runs up to the runtime's `concurrency` (10 by default) Data API
+   * transactions at once, and each holds a database connection while it runs, so the cap is what
+   * keeps a burst of messages from exhausting the cluster's connections and CPU.
+   * @default 2 per ACU of `clusterMaxCapacity` (at least 2, at most 1000); no cap, with a synth
+   * warning, when `clusterMaxCapacity` is not given
    */
   readonly maxConcurrency?: number;
 
   /**
+   * The cluster's Aurora Serverless v2 maximum capacity in ACUs (0.5 to 256), from which the default
+   * `maxConcurrency` is derived: the construct cannot read it from an `IDatabaseCluster`. Two
+   * invocations per ACU, 20 transactions at the runtime's default concurrency of 10, stay well
+   * under what a cluster accepts: Aurora sizes max_connections from the maximum ACU (about 190 for
+   * a cluster of up to 1 ACU, 2,000 for up to 16 ACU when it may scale to 0), and each ACU brings
+   * only about 2 GiB of memory and its share of CPU for the transactions themselves. The Data API
+   * publishes no connection limit of its own. The ceiling of 1000 is the most SQS allows; with at
+   * most 256 ACU it is never reached.
+   * @default none (no cap, see `maxConcurrency`)
+   */
+  readonly clusterMaxCapacity?: number;
+
+  /**
    * How long the inbox keeps a consumed_message row (the cleanup's retention). Must be at least
-   * the message retention of the queue and of the DLQ, or a late redelivery finds no claim and
-   * applies its effect again.
-   * @default Duration.days(14)
+   * the queue's message retention plus the DLQ's: a message can wait out the first and then the
+   * second (a FIFO DLQ resets the enqueue time; a redrive starts it again), and a redelivery that
+   * finds no claim applies its effect again.
+   * @default Duration.days(21) (the default queue's 4 days plus the default DLQ's 14, and 3 to spare)
    */
   readonly inboxRetention?: Duration;
 
@@ -145,7 +166,23 @@ export interface InboxConsumerProps {
   readonly duplicateRateThreshold?: number;
 
   /**
-   * Actions every alarm of the construct takes (an SNS topic, for instance).
+   * Share of failed messages among processed, duplicate and failed ones (0 to 1) at which the
+   * failed rate alarm fires; it looks at 5-minute periods and fires on 2 of 3.
+   * @default 0.05
+   */
+  readonly failedRateThreshold?: number;
+
+  /**
+   * An SNS topic every alarm of the construct notifies, on top of `alarmActions`. A topic encrypted
+   * with KMS needs a customer managed key whose policy lets `cloudwatch.amazonaws.com` use it
+   * (kms:Decrypt, kms:GenerateDataKey*) and a topic policy that lets it publish: CloudWatch cannot
+   * use the AWS managed key `alias/aws/sns`. `AlarmTopic` makes such a topic.
+   * @default none: the alarms notify only `alarmActions`
+   */
+  readonly alarmTopic?: sns.ITopic;
+
+  /**
+   * Actions every alarm of the construct takes.
    * @default none
    */
   readonly alarmActions?: cloudwatch.IAlarmAction[];

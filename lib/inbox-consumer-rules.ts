@@ -1,6 +1,8 @@
 import type { Duration } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { InfraConfigError } from './infra-config-error.js';
-import type { InboxConsumerSettings } from './inbox-consumer-settings.js';
+import { SQS_MAX_CONCURRENCY } from './inbox-consumer-settings.js';
+import type { InboxConsumerSettings, QueueFacts } from './inbox-consumer-settings.js';
 
 /** One thing an `InboxConsumer` refuses: `breaks` says whether the settings do it, `message` what to change. */
 export interface InboxConsumerRule {
@@ -9,8 +11,14 @@ export interface InboxConsumerRule {
 }
 
 const seconds = (d: Duration): string => `${d.toSeconds({ integral: false })} s`;
+const retention = (queue: QueueFacts | undefined): string => {
+  if (queue === undefined) return '0 s (no dead-letter queue the construct can read)';
+  return queue.retention === undefined ? 'unknown (an imported queue)' : seconds(queue.retention);
+};
 const kind = (fifo: boolean): string => (fifo ? 'FIFO' : 'standard');
 const isWhole = (n: number, min: number, max: number): boolean => Number.isInteger(n) && n >= min && n <= max;
+const isShare = (n: number): boolean => n > 0 && n < 1;
+const isAcu = (n: number): boolean => Number.isInteger(n * 2) && n >= 0.5 && n <= 256;
 
 /** SQS event source limits (Lambda's, not ours). */
 const FIFO_MAX_BATCH = 10;
@@ -34,6 +42,19 @@ export const INBOX_CONSUMER_RULES: readonly InboxConsumerRule[] = [
   {
     breaks: (s) => s.props.queueProps?.deadLetterQueue !== undefined,
     message: (s) => `Set the dead-letter queue with deadLetterQueue and maxReceiveCount, not queueProps.deadLetterQueue (maxReceiveCount ${s.props.queueProps?.deadLetterQueue?.maxReceiveCount} was provided there).`,
+  },
+  {
+    breaks: (s) => s.props.queue !== undefined && s.queue.hasRedrivePolicy === false,
+    message: () => 'The existing queue has no redrive policy, so a message that keeps failing would be received again and again until its retention '
+      + 'drops it, unseen: give it a deadLetterQueue ({ queue, maxReceiveCount: 5 } in its props) and pass that queue as deadLetterQueue too, for its alarm.',
+  },
+  {
+    breaks: (s) => s.props.queueProps?.encryption === sqs.QueueEncryption.UNENCRYPTED,
+    message: () => 'The queue is always encrypted, but queueProps.encryption UNENCRYPTED was provided: drop it (SQS-managed encryption is the default) or choose KMS.',
+  },
+  {
+    breaks: (s) => s.props.queueProps?.enforceSSL === false,
+    message: () => 'The queue refuses plain-HTTP access, but queueProps.enforceSSL false was provided: drop enforceSSL (every AWS SDK uses HTTPS).',
   },
   {
     breaks: (s) => s.props.queue !== undefined && s.props.maxReceiveCount !== undefined,
@@ -64,8 +85,12 @@ export const INBOX_CONSUMER_RULES: readonly InboxConsumerRule[] = [
     message: (s) => `maxBatchingWindow must be at most ${MAX_BATCHING_WINDOW_SECONDS} s, but ${seconds(s.props.maxBatchingWindow!)} was provided.`,
   },
   {
-    breaks: (s) => s.props.maxConcurrency !== undefined && !isWhole(s.props.maxConcurrency, 2, 1000),
-    message: (s) => `maxConcurrency must be a whole number from 2 to 1000, but ${s.props.maxConcurrency} was provided.`,
+    breaks: (s) => s.props.maxConcurrency !== undefined && !isWhole(s.props.maxConcurrency, SQS_MAX_CONCURRENCY.min, SQS_MAX_CONCURRENCY.max),
+    message: (s) => `maxConcurrency must be a whole number from ${SQS_MAX_CONCURRENCY.min} to ${SQS_MAX_CONCURRENCY.max}, but ${s.props.maxConcurrency} was provided.`,
+  },
+  {
+    breaks: (s) => s.props.clusterMaxCapacity !== undefined && !isAcu(s.props.clusterMaxCapacity),
+    message: (s) => `clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 (the cluster's Aurora Serverless v2 maximum), but ${s.props.clusterMaxCapacity} was provided.`,
   },
   {
     breaks: (s) => s.queue.visibilityTimeout !== undefined
@@ -80,20 +105,19 @@ export const INBOX_CONSUMER_RULES: readonly InboxConsumerRule[] = [
       + `a queue and its DLQ must be of the same kind, so give a ${kind(s.queue.fifo)} deadLetterQueue.`,
   },
   {
-    breaks: (s) => s.queue.retention !== undefined && s.inboxRetention.toMilliseconds() < s.queue.retention.toMilliseconds(),
-    message: (s) => `The inbox retention must be at least the queue's message retention, or a late redelivery finds no claim and is applied again, `
-      + `but an inboxRetention of ${seconds(s.inboxRetention)} was provided for a queue retention of ${seconds(s.queue.retention!)}: `
-      + `raise inboxRetention or lower the queue's retentionPeriod.`,
+    breaks: (s) => s.longestMessageLife !== undefined && s.inboxRetention.toMilliseconds() < s.longestMessageLife.toMilliseconds(),
+    message: (s) => `The inbox retention must be at least the queue's message retention plus the dead-letter queue's, because a message can `
+      + 'wait out the first and then the second (a FIFO DLQ resets the enqueue time, and a redrive starts it again); a shorter one lets a late '
+      + `redelivery find no claim and be applied again. But an inboxRetention of ${seconds(s.inboxRetention)} was provided for a queue retention of `
+      + `${retention(s.queue)} plus a DLQ retention of ${retention(s.deadLetterQueue)}: raise inboxRetention to ${seconds(s.longestMessageLife!)} or shorten a retentionPeriod.`,
   },
   {
-    breaks: (s) => s.deadLetterQueue?.retention !== undefined && s.inboxRetention.toMilliseconds() < s.deadLetterQueue.retention.toMilliseconds(),
-    message: (s) => `The inbox retention must be at least the dead-letter queue's message retention, or a redriven message finds no claim and is applied again, `
-      + `but an inboxRetention of ${seconds(s.inboxRetention)} was provided for a DLQ retention of ${seconds(s.deadLetterQueue!.retention!)}: `
-      + `raise inboxRetention or give a deadLetterQueue with a shorter retentionPeriod.`,
-  },
-  {
-    breaks: (s) => s.duplicateRateThreshold <= 0 || s.duplicateRateThreshold >= 1 || Number.isNaN(s.duplicateRateThreshold),
+    breaks: (s) => !isShare(s.duplicateRateThreshold),
     message: (s) => `duplicateRateThreshold is a share between 0 and 1 (0.1 means 10 %), but ${s.duplicateRateThreshold} was provided.`,
+  },
+  {
+    breaks: (s) => !isShare(s.failedRateThreshold),
+    message: (s) => `failedRateThreshold is a share between 0 and 1 (0.05 means 5 %), but ${s.failedRateThreshold} was provided.`,
   },
   {
     breaks: (s) => s.secret === undefined,

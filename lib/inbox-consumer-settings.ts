@@ -19,10 +19,19 @@ export const INBOX_CONSUMER_DEFAULTS = {
   memorySize: 256,
   maxReceiveCount: 5,
   batchSize: 10,
-  inboxRetention: Duration.days(14),
+  /**
+   * 21 days: the longest a message of the default queues can stay redeliverable is the queue's 4
+   * days plus the DLQ's 14 (18 days); the 3 days on top leave room for a redrive late in the DLQ's
+   * life and for a daily cleanup that runs late or fails a day.
+   */
+  inboxRetention: Duration.days(21),
   metricsNamespace: 'SqsInbox',
   oldestMessageAgeThreshold: Duration.minutes(15),
   duplicateRateThreshold: 0.1,
+  /** Failures are transient (the runtime retries in place first): more than 1 in 20 is not noise. */
+  failedRateThreshold: 0.05,
+  /** Concurrent invocations per ACU of the cluster's maximum capacity (see `clusterMaxCapacity`). */
+  invocationsPerAcu: 2,
   logRetention: logs.RetentionDays.ONE_MONTH,
   /** SQS's own default message retention, which a queue made without `retentionPeriod` gets. */
   queueRetention: Duration.days(4),
@@ -40,7 +49,12 @@ export interface QueueFacts {
   readonly fifo: boolean;
   readonly visibilityTimeout: Duration | undefined;
   readonly retention: Duration | undefined;
+  /** Whether failing messages move to a DLQ after some receives. */
+  readonly hasRedrivePolicy: boolean | undefined;
 }
+
+/** SQS's bounds on an event source's maximum concurrency. */
+export const SQS_MAX_CONCURRENCY = { min: 2, max: 1000 } as const;
 
 /**
  * The props with every default applied and what can be known about the queues, which the rules
@@ -59,6 +73,9 @@ export interface InboxConsumerSettings {
   readonly metricsNamespace: string;
   readonly oldestMessageAgeThreshold: Duration;
   readonly duplicateRateThreshold: number;
+  readonly failedRateThreshold: number;
+  /** `maxConcurrency` as given, else derived from `clusterMaxCapacity`; `undefined` for no cap. */
+  readonly maxConcurrency: number | undefined;
   readonly logRetention: logs.RetentionDays;
   readonly secret: secretsmanager.ISecret | undefined;
   /** 6 x the function timeout plus the batching window. */
@@ -66,6 +83,11 @@ export interface InboxConsumerSettings {
   readonly queue: QueueFacts;
   /** `undefined` when there is no DLQ the construct knows of (an existing queue without `deadLetterQueue`). */
   readonly deadLetterQueue: QueueFacts | undefined;
+  /**
+   * The longest a message can stay redeliverable: the queue's retention plus the DLQ's, of those
+   * that can be read; `undefined` when neither can.
+   */
+  readonly longestMessageLife: Duration | undefined;
 }
 
 /**
@@ -79,11 +101,12 @@ export interface InboxConsumerSettings {
  */
 export function queueFacts(queue: sqs.IQueue): QueueFacts {
   const cfn = queue.node.defaultChild;
-  if (!(cfn instanceof sqs.CfnQueue)) return { fifo: queue.fifo, visibilityTimeout: undefined, retention: undefined };
+  if (!(cfn instanceof sqs.CfnQueue)) return { fifo: queue.fifo, visibilityTimeout: undefined, retention: undefined, hasRedrivePolicy: undefined };
   return {
     fifo: queue.fifo,
     visibilityTimeout: readSeconds(cfn.visibilityTimeout, SQS_DEFAULT_VISIBILITY_TIMEOUT),
     retention: readSeconds(cfn.messageRetentionPeriod, INBOX_CONSUMER_DEFAULTS.queueRetention),
+    hasRedrivePolicy: cfn.redrivePolicy !== undefined,
   };
 }
 
@@ -95,6 +118,13 @@ function clusterSecret(cluster: rds.IDatabaseCluster): secretsmanager.ISecret | 
   const secret: unknown = Reflect.get(cluster, 'secret');
   const looksLikeSecret = typeof secret === 'object' && secret !== null && 'secretArn' in secret && 'grantRead' in secret;
   return looksLikeSecret ? (secret as secretsmanager.ISecret) : undefined;
+}
+
+/** 2 invocations per ACU, within SQS's bounds; no cap when the capacity is unknown. */
+function concurrencyFor(clusterMaxCapacity: number | undefined): number | undefined {
+  if (clusterMaxCapacity === undefined || !Number.isFinite(clusterMaxCapacity)) return undefined;
+  const perAcu = Math.floor(clusterMaxCapacity * INBOX_CONSUMER_DEFAULTS.invocationsPerAcu);
+  return Math.min(SQS_MAX_CONCURRENCY.max, Math.max(SQS_MAX_CONCURRENCY.min, perAcu));
 }
 
 function readSeconds(value: number | undefined, fallback: Duration): Duration | undefined {
@@ -124,12 +154,15 @@ export function resolveSettings(props: InboxConsumerProps, id: string): InboxCon
         fifo,
         visibilityTimeout: props.queueProps?.visibilityTimeout ?? requiredVisibilityTimeout,
         retention: props.queueProps?.retentionPeriod ?? defaults.queueRetention,
+        hasRedrivePolicy: true,
       };
   const deadLetterQueue: QueueFacts | undefined = props.deadLetterQueue
     ? queueFacts(props.deadLetterQueue)
     : props.queue
       ? undefined
-      : { fifo, visibilityTimeout: undefined, retention: defaults.deadLetterRetention };
+      : { fifo, visibilityTimeout: undefined, retention: defaults.deadLetterRetention, hasRedrivePolicy: false };
+  const retentions = [queue.retention, deadLetterQueue?.retention].filter((d): d is Duration => d !== undefined);
+  const longestMessageLife = retentions.length === 0 ? undefined : Duration.seconds(retentions.reduce((sum, d) => sum + d.toSeconds(), 0));
   return {
     props,
     fifo,
@@ -143,10 +176,13 @@ export function resolveSettings(props: InboxConsumerProps, id: string): InboxCon
     metricsNamespace: props.metricsNamespace ?? defaults.metricsNamespace,
     oldestMessageAgeThreshold: props.oldestMessageAgeThreshold ?? defaults.oldestMessageAgeThreshold,
     duplicateRateThreshold: props.duplicateRateThreshold ?? defaults.duplicateRateThreshold,
+    failedRateThreshold: props.failedRateThreshold ?? defaults.failedRateThreshold,
+    maxConcurrency: props.maxConcurrency ?? concurrencyFor(props.clusterMaxCapacity),
     logRetention: props.logRetention ?? defaults.logRetention,
     secret: props.secret ?? clusterSecret(props.cluster),
     requiredVisibilityTimeout,
     queue,
     deadLetterQueue,
+    longestMessageLife,
   };
 }

@@ -1,5 +1,6 @@
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -10,7 +11,7 @@ import type { InboxConsumerProps } from './inbox-consumer-props.js';
 import { validateInboxConsumer } from './inbox-consumer-rules.js';
 import { INBOX_CONSUMER_DEFAULTS, resolveSettings } from './inbox-consumer-settings.js';
 import type { InboxConsumerSettings } from './inbox-consumer-settings.js';
-import { duplicateRateMetric, outcomeMetric, processingLatencyMetric } from './outcome-metrics.js';
+import { duplicateRateMetric, failedRateMetric, outcomeMetric, processingLatencyMetric } from './outcome-metrics.js';
 import type { InboxOutcome, OutcomeMetricSource } from './outcome-metrics.js';
 
 export type { InboxConsumerProps } from './inbox-consumer-props.js';
@@ -27,15 +28,33 @@ export interface InboxConsumerAlarms {
   readonly collisions: cloudwatch.Alarm;
   /** Duplicates rose above `duplicateRateThreshold` of processed plus duplicate messages. */
   readonly duplicateRate: cloudwatch.Alarm;
+  /**
+   * A message was rejected (it cannot be parsed or keyed, or the handler threw PermanentError).
+   * Rejected messages are acknowledged, with the reason in the inbox, so no DLQ alarm sees them.
+   */
+  readonly rejected: cloudwatch.Alarm;
+  /** Failed messages rose above `failedRateThreshold` of processed, duplicate and failed ones. */
+  readonly failedRate: cloudwatch.Alarm;
+  /** Lambda throttled the function: the account's or the function's concurrency is used up. */
+  readonly throttles: cloudwatch.Alarm;
 }
+
+/** Ids of the warnings the construct gives at synth time. */
+const WARNINGS = {
+  importedQueue: 'sqs-inbox:importedQueueRedrivePolicy',
+  unknownCapacity: 'sqs-inbox:clusterCapacityUnknown',
+} as const;
 
 /**
  * An SQS queue (FIFO or standard) with its DLQ, consumed by a Lambda function that runs the inbox
  * kit against an Aurora cluster through the RDS Data API, with everything the kit's guarantees
  * depend on set: partial batch responses, a visibility timeout of 6 x the function timeout, a DLQ
- * of the same kind after 5 receives, an inbox retention no shorter than any message's life, and
- * alarms on the DLQ, the backlog, function errors, collisions and the duplicate rate. Unsafe
- * combinations are refused at synth time with `InfraConfigError`.
+ * of the same kind after 5 receives, an inbox retention no shorter than any message's life, a
+ * concurrency cap sized to the cluster, and alarms on the DLQ, the backlog, function errors and
+ * throttles, collisions, rejected messages and the duplicate and failed rates, sent to an alarm
+ * topic when one is given. Unsafe combinations are refused at synth time with `InfraConfigError`;
+ * what cannot be checked (an imported queue's redrive policy, an unknown cluster capacity) is
+ * warned about.
  *
  * @example
  * ```ts
@@ -44,7 +63,9 @@ export interface InboxConsumerAlarms {
  *   databaseName: 'inbox',
  *   entry: 'functions/order-worker/index.ts',
  *   queueProps: { fifo: true },
- *   inboxRetention: Duration.days(14),
+ *   inboxRetention: Duration.days(21),
+ *   clusterMaxCapacity: 4,                     // the cluster's serverlessV2MaxCapacity: maxConcurrency 8
+ *   alarmTopic: new AlarmTopic(this, 'Alarms', { email: 'ops@example.com' }).topic,
  * });
  * new CfnOutput(this, 'QueueUrl', { value: orders.queue.queueUrl });
  * ```
@@ -107,11 +128,13 @@ export class InboxConsumer extends Construct {
       eventSourceArn: this.queue.queueArn,
       batchSize: settings.batchSize,
       maxBatchingWindow: props.maxBatchingWindow,
-      maxConcurrency: props.maxConcurrency,
+      maxConcurrency: settings.maxConcurrency,
       reportBatchItemFailures: true,
     });
 
-    this.alarms = this.makeAlarms(settings, props.alarmActions ?? []);
+    const alarmActions = [...(props.alarmActions ?? []), ...(props.alarmTopic ? [new actions.SnsAction(props.alarmTopic)] : [])];
+    this.alarms = this.makeAlarms(settings, alarmActions);
+    this.warn(settings);
   }
 
   /**
@@ -148,6 +171,29 @@ export class InboxConsumer extends Construct {
    */
   public metricDuplicateRate(period?: Duration): cloudwatch.MathExpression {
     return duplicateRateMetric(this.metricSource, period);
+  }
+
+  /**
+   * The failed messages as a share of processed, duplicate and failed ones.
+   *
+   * @example
+   * ```ts
+   * new cloudwatch.GraphWidget({ left: [orders.metricFailedRate()] });
+   * ```
+   */
+  public metricFailedRate(period?: Duration): cloudwatch.MathExpression {
+    return failedRateMetric(this.metricSource, period);
+  }
+
+  private warn(settings: InboxConsumerSettings): void {
+    if (settings.props.queue !== undefined && settings.queue.hasRedrivePolicy === undefined) {
+      Annotations.of(this).addWarningV2(WARNINGS.importedQueue, 'The imported queue\'s redrive policy cannot be read at synth time: make sure it moves '
+        + 'failing messages to a dead-letter queue, and pass that queue as deadLetterQueue for its alarm.');
+    }
+    if (settings.maxConcurrency === undefined) {
+      Annotations.of(this).addWarningV2(WARNINGS.unknownCapacity, 'No clusterMaxCapacity (or maxConcurrency) was given, so the event source has no concurrency '
+        + 'cap and a burst of messages can use up the cluster\'s connections: pass the cluster\'s serverlessV2MaxCapacity as clusterMaxCapacity.');
+    }
   }
 
   private makeDeadLetterQueue(settings: InboxConsumerSettings): sqs.Queue {
@@ -210,6 +256,27 @@ export class InboxConsumer extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         alarmDescription: `${name}: duplicates are over ${settings.duplicateRateThreshold * 100} % of processed plus duplicate messages; look for producer retries or redelivery loops.`,
+      }),
+      rejected: new cloudwatch.Alarm(this, 'Rejected', {
+        ...atLeastOnce,
+        metric: this.metricOutcome('rejected'),
+        alarmDescription: `${name}: messages were rejected (unparsable, without a usable key, or refused by the handler) and acknowledged without effect; `
+          + 'the reason of each is in consumed_message.error.',
+      }),
+      failedRate: new cloudwatch.Alarm(this, 'FailedRate', {
+        metric: this.metricFailedRate(),
+        threshold: settings.failedRateThreshold,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: `${name}: failed messages are over ${settings.failedRateThreshold * 100} % of processed, duplicate and failed ones; `
+          + 'they return to the queue and reach the DLQ if this lasts. Look at the database and the handler errors in the logs.',
+      }),
+      throttles: new cloudwatch.Alarm(this, 'Throttles', {
+        ...atLeastOnce,
+        metric: this.lambdaFunction.metricThrottles({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+        alarmDescription: `${name}: invocations were throttled (account or reserved concurrency used up); messages wait and count receives towards the DLQ.`,
       }),
     };
     for (const alarm of Object.values(alarms)) {

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CustomResource, Duration, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -10,6 +9,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { AlarmTopic } from './alarm-topic.js';
+import { cleanupAlarms } from './cleanup-alarms.js';
 import { InboxConsumer } from './inbox-consumer.js';
 import { InboxDashboard } from './inbox-dashboard.js';
 import { inboxFunction } from './inbox-function.js';
@@ -48,6 +49,9 @@ export interface InboxStackProps extends StackProps {
   readonly sources?: InboxStackSources;
 }
 
+/** The cleanup's POWERTOOLS_SERVICE_NAME, the `service` dimension of its metrics. */
+const CLEANUP_SERVICE_NAME = 'inbox-cleanup';
+
 /** The database the inbox and the example's tables live in. */
 const DATABASE_NAME = 'inbox';
 
@@ -56,7 +60,8 @@ const DATABASE_NAME = 'inbox';
  * 0 ACU, encrypted, credentials in Secrets Manager) in isolated subnets of a VPC with no NAT; the
  * migrations applied by a custom resource on each deploy that changes them; the order worker as an
  * `InboxConsumer` on a FIFO queue, outside the VPC; the inbox cleanup on an EventBridge schedule;
- * a dashboard; and outputs for the queue URLs, the cluster ARN and the secret ARN.
+ * one alarm topic for every alarm (with an e-mail subscription when `alarmEmail` is set); a
+ * dashboard; and outputs for the queue URLs, the cluster ARN, the secret ARN and the alarm topic.
  *
  * @example
  * ```ts
@@ -70,6 +75,8 @@ export class InboxStack extends Stack {
   public readonly orderWorker: InboxConsumer;
   public readonly migrations: CustomResource;
   public readonly cleanupSchedule: events.Rule;
+  /** The encrypted, TLS-only SNS topic every alarm of the stack notifies. */
+  public readonly alarmTopic: AlarmTopic;
 
   public constructor(scope: Construct, id: string, props: InboxStackProps) {
     super(scope, id, props);
@@ -91,6 +98,7 @@ export class InboxStack extends Stack {
     };
     const { migrateFunction, providerRole, migrations } = this.makeMigrations(sources, databaseEnvironment);
     this.migrations = migrations;
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', { email: config.alarmEmail });
 
     this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
       cluster: this.cluster,
@@ -100,17 +108,20 @@ export class InboxStack extends Stack {
       serviceName: 'order-worker',
       metricsNamespace,
       inboxRetention: Duration.days(config.retentionDays),
+      clusterMaxCapacity: config.maxCapacity,
+      alarmTopic: this.alarmTopic.topic,
     });
     // No message is consumed before the tables exist.
     this.orderWorker.lambdaFunction.node.addDependency(this.migrations);
 
     const cleanup = this.makeCleanup(config, sources.cleanupEntry, { ...databaseEnvironment, POWERTOOLS_METRICS_NAMESPACE: metricsNamespace });
     this.cleanupSchedule = cleanup.schedule;
+    for (const alarm of [cleanup.alarms.errors, cleanup.alarms.backlog]) alarm.addAlarmAction(this.alarmTopic.action);
 
     const dashboard = new InboxDashboard(this, 'Dashboard', {
       consumers: [this.orderWorker],
       dashboardName: `sqs-inbox-${config.stage}`,
-      extraAlarms: [cleanup.errors],
+      extraAlarms: [cleanup.alarms.errors, cleanup.alarms.backlog],
     });
     this.makeOutputs(dashboard);
 
@@ -156,7 +167,7 @@ export class InboxStack extends Stack {
     });
   }
 
-  /** The migrate function and the custom resource that runs it when the migrations change. */
+  /** The migrate function and the custom resource that runs it when the migrations or their database change. */
   private makeMigrations(sources: Required<InboxStackSources>, environment: Record<string, string>) {
     const migrateFunction = inboxFunction(this, 'MigrateFunction', {
       entry: sources.migrateEntry,
@@ -190,14 +201,21 @@ export class InboxStack extends Stack {
     const migrations = new CustomResource(this, 'Migrations', {
       serviceToken: migrationsProvider.serviceToken,
       resourceType: 'Custom::InboxMigrations',
-      properties: { MigrationsHash: migrationsHash(sources.migrationsDir) },
+      // Any change of these is an Update, which the function acts on only when they are its own:
+      // new migrations, or a new cluster or database (which then gets every migration). A rollback
+      // sends the older values to the newer function, which leaves the database alone.
+      properties: {
+        MigrationsHash: migrationsHash(sources.migrationsDir),
+        ClusterArn: environment.CLUSTER_ARN,
+        DatabaseName: environment.DATABASE_NAME,
+      },
     });
     // The writer instance, not only the cluster, must be up before the Data API answers.
     migrations.node.addDependency(this.cluster);
     return { migrateFunction, providerRole, migrations };
   }
 
-  /** The cleanup function on its schedule, after the migrations, with an alarm on its errors. */
+  /** The cleanup function on its schedule, after the migrations, with alarms on its errors and a lasting backlog. */
   private makeCleanup(config: InboxStackConfig, entry: string, environment: Record<string, string>) {
     const cleanupFunction = inboxFunction(this, 'CleanupFunction', {
       entry,
@@ -209,7 +227,7 @@ export class InboxStack extends Stack {
         ...environment,
         RETENTION_DAYS: String(config.retentionDays),
         CLEANUP_BATCH_SIZE: String(config.cleanupBatchSize),
-        POWERTOOLS_SERVICE_NAME: 'inbox-cleanup',
+        POWERTOOLS_SERVICE_NAME: CLEANUP_SERVICE_NAME,
       },
     });
     this.cluster.grantDataApiAccess(cleanupFunction);
@@ -219,15 +237,12 @@ export class InboxStack extends Stack {
       schedule: events.Schedule.expression(config.cleanupSchedule),
       targets: [new targets.LambdaFunction(cleanupFunction, { retryAttempts: 2 })],
     });
-    const errors = new cloudwatch.Alarm(this, 'CleanupErrors', {
-      metric: cleanupFunction.metricErrors({ period: Duration.hours(1), statistic: cloudwatch.Stats.SUM }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'The inbox cleanup failed: consumed_message grows until it runs again.',
+    const alarms = cleanupAlarms(this, {
+      cleanupFunction,
+      namespace: environment.POWERTOOLS_METRICS_NAMESPACE!,
+      serviceName: CLEANUP_SERVICE_NAME,
     });
-    return { schedule, errors };
+    return { schedule, alarms };
   }
 
   private makeOutputs(dashboard: InboxDashboard): void {
@@ -235,6 +250,7 @@ export class InboxStack extends Stack {
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.orderWorker.deadLetterQueue!.queueUrl, description: 'Its dead-letter queue' });
     new CfnOutput(this, 'ClusterArn', { value: this.cluster.clusterArn, description: 'Aurora cluster (Data API resource ARN)' });
     new CfnOutput(this, 'SecretArn', { value: this.cluster.secret!.secretArn, description: 'Secrets Manager secret of the database credentials' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'SNS topic of every alarm: subscribe to it' });
     new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
   }
 }

@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { migrationsHashOf } from '../functions/inbox/migrations/migrations-hash.js';
 
 /**
- * sha-256 over the names and contents of the `.sql` files of a folder, in name order. The
- * migrations custom resource carries it as a property, so a changed, added or removed migration
- * changes the template and CloudFormation runs the migrations on that deploy.
+ * The hash of the `.sql` files of a folder (`migrationsHashOf`, the one implementation the migrate
+ * function also runs). The migrations custom resource carries it as a property, so a changed,
+ * added or removed migration changes the template and CloudFormation runs the migrations on that
+ * deploy; the function compares it with the hash of what it bundles.
  *
  * @example
  * ```ts
@@ -13,9 +14,6 @@ import path from 'node:path';
  * ```
  */
 export function migrationsHash(dir: string): string {
-  const hash = createHash('sha256');
-  for (const name of readdirSync(dir).filter((file) => file.endsWith('.sql')).sort()) {
-    hash.update(name).update('\0').update(readFileSync(path.join(dir, name))).update('\0');
-  }
-  return hash.digest('hex');
+  const files = readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.isDirectory() && entry.name.endsWith('.sql'));
+  return migrationsHashOf(files.map((entry) => ({ name: entry.name, sql: readFileSync(path.join(dir, entry.name), 'utf8') })));
 }

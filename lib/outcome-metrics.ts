@@ -82,3 +82,25 @@ export function duplicateRateMetric(source: OutcomeMetricSource, period = Durati
     period,
   });
 }
+
+/**
+ * Failed messages as a share of processed, duplicate and failed ones (skipped FIFO followers are
+ * left out: they follow a failure already counted). A period with no messages has no value.
+ *
+ * @example
+ * ```ts
+ * failedRateMetric(source).createAlarm(this, 'FailedRate', { threshold: 0.05, evaluationPeriods: 3, datapointsToAlarm: 2 });
+ * ```
+ */
+export function failedRateMetric(source: OutcomeMetricSource, period = Duration.minutes(5)): cloudwatch.MathExpression {
+  return new cloudwatch.MathExpression({
+    expression: 'FILL(failed, 0) / (FILL(processed, 0) + FILL(duplicate, 0) + FILL(failed, 0))',
+    usingMetrics: {
+      failed: outcomeMetric(source, 'failed', period),
+      processed: outcomeMetric(source, 'processed', period),
+      duplicate: outcomeMetric(source, 'duplicate', period),
+    },
+    label: 'failed rate',
+    period,
+  });
+}

@@ -1,6 +1,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
+import { CLEANUP_BATCH_SIZE_LIMITS } from '../functions/inbox/limits.js';
 import { InfraConfigError } from './infra-config-error.js';
+import { scheduleExpressionProblem } from './schedule-expression.js';
 
 /** The reference stack's settings, read from CDK context (`cdk.json` or `-c key=value`). */
 export interface InboxStackConfig {
@@ -22,6 +24,8 @@ export interface InboxStackConfig {
   readonly cleanupBatchSize: number;
   /** EventBridge schedule expression of the cleanup. */
   readonly cleanupSchedule: string;
+  /** Where the alarm topic sends e-mail; `undefined` for no subscription. */
+  readonly alarmEmail: string | undefined;
 }
 
 /**
@@ -40,9 +44,13 @@ export const STACK_CONTEXT_DEFAULTS = {
   minCapacity: 0,
   maxCapacity: 2,
   autoPauseMinutes: 5,
-  retentionDays: 14,
+  // 21 days: the order worker's queue keeps a message 4 days and its DLQ 14, so a message can be
+  // redelivered up to 18 days after its claim; 3 more days cover a late redrive and a missed cleanup.
+  retentionDays: 21,
   cleanupBatchSize: 1000,
   cleanupSchedule: 'cron(17 3 * * ? *)',
+  /** Empty: the alarm topic has no subscription until one is given (`-c alarmEmail=ops@example.com`). */
+  alarmEmail: '',
 } as const;
 
 type ContextKey = keyof typeof STACK_CONTEXT_DEFAULTS;
@@ -53,12 +61,19 @@ const REMOVAL_POLICIES: Readonly<Record<string, RemovalPolicy>> = {
   retain: RemovalPolicy.RETAIN,
 };
 
-/** A rule over one context value: `breaks` tells a bad value, `message` what to give instead. */
+/**
+ * A rule over one context value: `breaks` tells a bad value, `expected` what to give instead, and
+ * `why`, where a rule has more than one way to break, which one it was.
+ */
 interface ContextRule {
   readonly key: ContextKey;
   readonly breaks: (value: unknown) => boolean;
   readonly expected: string;
+  readonly why?: (value: unknown) => string | undefined;
 }
+
+// Deliberately loose: a name, an @, a domain with a dot. SNS sends a confirmation mail anyway.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isHalfStep = (value: unknown): boolean => isNumber(value) && Number.isInteger(value * 2);
@@ -71,8 +86,18 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   { key: 'maxCapacity', breaks: (v) => !isHalfStep(v) || (v as number) < 1 || (v as number) > 256, expected: 'ACUs from 1 to 256 in steps of 0.5' },
   { key: 'autoPauseMinutes', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 5 || v > 1440, expected: 'whole minutes from 5 to 1440' },
   { key: 'retentionDays', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 1 || v > 3650, expected: 'whole days from 1 to 3650' },
-  { key: 'cleanupBatchSize', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 1 || v > 100_000, expected: 'a whole number of rows from 1 to 100000' },
-  { key: 'cleanupSchedule', breaks: (v) => typeof v !== 'string' || !/^(rate|cron)\(.+\)$/.test(v), expected: 'an EventBridge schedule expression such as rate(1 day) or cron(17 3 * * ? *)' },
+  {
+    key: 'cleanupBatchSize',
+    breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < CLEANUP_BATCH_SIZE_LIMITS.min || v > CLEANUP_BATCH_SIZE_LIMITS.max,
+    expected: `a whole number of rows from ${CLEANUP_BATCH_SIZE_LIMITS.min} to ${CLEANUP_BATCH_SIZE_LIMITS.max}`,
+  },
+  {
+    key: 'cleanupSchedule',
+    breaks: (v) => typeof v !== 'string' || scheduleExpressionProblem(v) !== undefined,
+    expected: 'an EventBridge schedule expression such as rate(1 day) or cron(17 3 * * ? *)',
+    why: (v) => (typeof v === 'string' ? scheduleExpressionProblem(v) : undefined),
+  },
+  { key: 'alarmEmail', breaks: (v) => typeof v !== 'string' || (v !== '' && !EMAIL.test(v)), expected: 'an e-mail address such as ops@example.com, or empty for none' },
 ];
 
 /** `-c key=value` arrives as a string; cdk.json values arrive typed. */
@@ -101,7 +126,10 @@ export function stackConfigFromContext(node: Node): InboxStackConfig {
     }),
   ) as Record<ContextKey, unknown>;
   const broken = CONTEXT_RULES.filter((rule) => rule.breaks(values[rule.key]))
-    .map((rule) => `context ${rule.key} must be ${rule.expected}, but ${JSON.stringify(values[rule.key])} was provided`);
+    .map((rule) => {
+      const why = rule.why?.(values[rule.key]);
+      return `context ${rule.key} must be ${rule.expected}, but ${JSON.stringify(values[rule.key])} was provided${why === undefined ? '' : `: ${why}`}`;
+    });
   if (broken.length === 0 && (values.maxCapacity as number) < (values.minCapacity as number)) {
     broken.push(`context maxCapacity must be at least minCapacity (${values.minCapacity as number}), but ${values.maxCapacity as number} was provided`);
   }
@@ -116,5 +144,6 @@ export function stackConfigFromContext(node: Node): InboxStackConfig {
     retentionDays: values.retentionDays as number,
     cleanupBatchSize: values.cleanupBatchSize as number,
     cleanupSchedule: values.cleanupSchedule as string,
+    alarmEmail: values.alarmEmail === '' ? undefined : (values.alarmEmail as string),
   };
 }

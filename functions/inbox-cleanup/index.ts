@@ -1,31 +1,47 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { cleanupInbox, type CleanupReport } from '../inbox/cleanup/index.js';
-import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
+import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
+import type { Database } from '../inbox/index.js';
+import { publishCleanupRun } from './metrics.js';
 import { cleanupSettings } from './settings.js';
 
 const logger = new Logger();
-const db = dataApiDatabaseFromEnv();
+// Namespace and service from POWERTOOLS_METRICS_NAMESPACE and POWERTOOLS_SERVICE_NAME.
+const metrics = new Metrics();
+let db: Database | undefined;
 
 /**
  * The scheduled cleanup Lambda (an EventBridge schedule invokes it): deletes inbox rows older than
  * `RETENTION_DAYS` in bounded batches until none is left or the invocation runs short of time, and
  * returns how many it deleted. `done: false` means the next run continues where this one stopped.
- * Reads CLUSTER_ARN, SECRET_ARN, DATABASE_NAME, RETENTION_DAYS and CLEANUP_BATCH_SIZE.
+ * Each run is usually the first call after the cluster paused, so it waits out the resume (about
+ * 15 s, longer than the driver's own wait) as the migrations do. Every run publishes `done` (and
+ * `deleted` when it returned) to CloudWatch, which the stack's backlog alarm watches.
+ * Reads CLUSTER_ARN, SECRET_ARN, DATABASE_NAME, RETENTION_DAYS, CLEANUP_BATCH_SIZE and the
+ * POWERTOOLS_* names.
  *
  * @example
  * ```ts
- * // lib/: new NodejsFunction(this, 'Cleanup', { entry: 'functions/inbox-cleanup/index.ts', environment: { RETENTION_DAYS: '14', ... } })
+ * // lib/: new NodejsFunction(this, 'Cleanup', { entry: 'functions/inbox-cleanup/index.ts', environment: { RETENTION_DAYS: '21', ... } })
  * ```
  */
 export async function handler(_event: unknown, context: Context): Promise<CleanupReport> {
+  const remainingMs = () => context.getRemainingTimeInMillis();
+  let report: CleanupReport | undefined;
   try {
     const settings = cleanupSettings(process.env);
-    const report = await cleanupInbox(db, { ...settings, remainingMs: () => context.getRemainingTimeInMillis() });
+    const database = (db ??= dataApiDatabaseFromEnv());
+    // A paused cluster refuses only the first calls (it does not pause while in use), so a retry
+    // starts the run again before any batch was deleted.
+    report = await untilResumed(() => cleanupInbox(database, { ...settings, remainingMs }), { remainingMs });
     logger.info('inbox cleanup', { ...report, retentionMs: settings.retentionMs });
     return report;
   } catch (error) {
     logger.error('inbox cleanup failed', { error: error as Error });
     throw error;
+  } finally {
+    publishCleanupRun(metrics, report);
   }
 }

@@ -4,29 +4,68 @@ import type { MigrationReport } from '../inbox/migrations/index.js';
 /** What the CDK Provider framework expects back from an onEvent handler. */
 export interface MigrationsResourceResponse {
   readonly PhysicalResourceId: string;
-  readonly Data?: { readonly Applied: string; readonly AlreadyApplied: string };
+  /** `Skipped` says why an Update was left alone; absent when the migrations ran. */
+  readonly Data?: { readonly Applied: string; readonly AlreadyApplied: string; readonly Skipped?: string };
 }
 
 /**
- * The custom resource's answer to one CloudFormation event. Create and Update apply the pending
- * migrations (the stack changes a property holding the migrations' hash, so a changed folder
- * means an Update); Delete leaves the database alone, because dropping the inbox on a stack
- * change would forget every claim. A throw (a bad migration names its file) makes the framework
- * report FAILED, so the deploy fails and rolls back.
+ * What the function was deployed with: the hash of the migrations it bundles and the database its
+ * environment points at. The stack puts the same three values on the custom resource.
+ */
+export interface DeployedMigrations {
+  readonly hash: string;
+  readonly clusterArn: string;
+  readonly databaseName: string;
+}
+
+/** How `onMigrationsEvent` learns what it was deployed with and applies the migrations. */
+export interface MigrationsRun {
+  /** Reads the bundled migrations' hash and the target; not called on Delete. */
+  readonly bundled: () => Promise<DeployedMigrations>;
+  /** Applies the pending migrations. */
+  readonly apply: () => Promise<MigrationReport>;
+}
+
+type MigrationsEvent = Pick<CloudFormationCustomResourceEvent, 'RequestType' | 'ResourceProperties'> & { PhysicalResourceId?: string };
+
+/** The resource properties the stack sets, by the field of `DeployedMigrations` they must equal. */
+const PROPERTIES = { hash: 'MigrationsHash', clusterArn: 'ClusterArn', databaseName: 'DatabaseName' } as const;
+
+/** Why an Update is not for this function, or `undefined` when it is. */
+function foreignUpdate(event: MigrationsEvent, deployed: DeployedMigrations): string | undefined {
+  const differing = (Object.keys(PROPERTIES) as (keyof DeployedMigrations)[])
+    .filter((field) => event.ResourceProperties?.[PROPERTIES[field]] !== deployed[field])
+    .map((field) => `${PROPERTIES[field]} ${JSON.stringify(event.ResourceProperties?.[PROPERTIES[field]])} (this function has ${JSON.stringify(deployed[field])})`);
+  if (differing.length === 0) return undefined;
+  return `Update left alone: ${differing.join(', ')}. The template is not the one this function was deployed with `
+    + '(a rollback to an older template, or a function not yet updated), so its migrations are not applied.';
+}
+
+/**
+ * The custom resource's answer to one CloudFormation event. Create applies the pending migrations.
+ * Update applies them when the event's properties (MigrationsHash, ClusterArn, DatabaseName) are
+ * the function's own, which is the case when a deploy changed the migrations or replaced the
+ * cluster (a new cluster gets every migration); an Update for any other template, such as the
+ * rollback of a failed deploy, which runs the newer function with the older properties, is
+ * answered without touching the database. Delete leaves the database alone, because dropping the
+ * inbox on a stack change would forget every claim. A throw (a bad migration names its file) makes
+ * the framework report FAILED, so the deploy fails and rolls back.
  *
  * @example
  * ```ts
- * await onMigrationsEvent(event, async () => migrate(db, await readMigrations(dir)), 'inbox-migrations:inbox');
+ * await onMigrationsEvent(event, { bundled, apply: async () => migrate(db, migrations) }, 'inbox-migrations:inbox');
  * // { PhysicalResourceId: 'inbox-migrations:inbox', Data: { Applied: '0002_orders.sql', AlreadyApplied: '0001_consumed_message.sql' } }
  * ```
  */
-export async function onMigrationsEvent(
-  event: Pick<CloudFormationCustomResourceEvent, 'RequestType'> & { PhysicalResourceId?: string },
-  run: () => Promise<MigrationReport>,
-  physicalResourceId: string,
-): Promise<MigrationsResourceResponse> {
+export async function onMigrationsEvent(event: MigrationsEvent, run: MigrationsRun, physicalResourceId: string): Promise<MigrationsResourceResponse> {
   if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId ?? physicalResourceId };
-  const report = await run();
+  if (event.RequestType === 'Update') {
+    const skipped = foreignUpdate(event, await run.bundled());
+    if (skipped !== undefined) {
+      return { PhysicalResourceId: event.PhysicalResourceId ?? physicalResourceId, Data: { Applied: '', AlreadyApplied: '', Skipped: skipped } };
+    }
+  }
+  const report = await run.apply();
   return {
     PhysicalResourceId: physicalResourceId,
     Data: { Applied: report.applied.join(','), AlreadyApplied: report.alreadyApplied.join(',') },

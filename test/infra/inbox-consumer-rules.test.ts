@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { InboxConsumer } from '../../lib/inbox-consumer.js';
 import type { InboxConsumerProps } from '../../lib/inbox-consumer.js';
@@ -75,30 +76,97 @@ describe('a queue and a DLQ of different kinds', () => {
   });
 });
 
-describe('an inbox retention shorter than a message can live', () => {
-  it('is refused against the queue retention', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(3), queueProps: { retentionPeriod: Duration.days(4) } })))
-      .toThrow(/at least the queue's message retention.*but an inboxRetention of 259200 s was provided for a queue retention of 345600 s/);
+describe('an inbox retention shorter than a message can live (queue retention plus DLQ retention)', () => {
+  const DAY = 86_400;
+
+  it('is refused against the sum, quoting both retentions and what is needed', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(14), queueProps: { retentionPeriod: Duration.days(4) } })))
+      .toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's.*But an inboxRetention of 1209600 s was provided for a queue retention of 345600 s plus a DLQ retention of 1209600 s: raise inboxRetention to 1555200 s/);
   });
 
-  it('is refused against the queue retention SQS gives by default (4 days)', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(2) }))).toThrow(/for a queue retention of 345600 s/);
+  it('counts the queue retention SQS gives by default (4 days) and the DLQ default (14 days)', () => {
+    expect(build(() => ({ inboxRetention: Duration.seconds(18 * DAY - 1) }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 1209600 s/);
   });
 
-  it('is refused against the DLQ retention (14 days by default)', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(7) })))
-      .toThrow(/at least the dead-letter queue's message retention.*inboxRetention of 604800 s was provided for a DLQ retention of 1209600 s/);
+  it('accepts exactly the sum', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(18) }))).not.toThrow();
   });
 
-  it('is refused against an existing DLQ of this app', () => {
+  it('counts a queue retention given', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(15), queueProps: { retentionPeriod: Duration.days(1) } }))).not.toThrow();
+    expect(build(() => ({ inboxRetention: Duration.seconds(15 * DAY - 1), queueProps: { retentionPeriod: Duration.days(1) } })))
+      .toThrow(/raise inboxRetention to 1296000 s/);
+  });
+
+  it('counts an existing DLQ of this app', () => {
+    const scope = clusterStack();
+    const deadLetterQueue = new sqs.Queue(scope.stack, 'Dlq', { retentionPeriod: Duration.days(6) });
+    const make = (inboxRetention: Duration) => () => new InboxConsumer(scope.stack, `Orders${inboxRetention.toSeconds()}`, {
+      ...baseProps(scope.cluster), inboxRetention, deadLetterQueue, queueProps: { retentionPeriod: Duration.days(2) },
+    });
+    expect(make(Duration.days(8))).not.toThrow();
+    expect(make(Duration.seconds(8 * DAY - 1))).toThrow(/for a queue retention of 172800 s plus a DLQ retention of 518400 s/);
+  });
+
+  it('counts only the queue when it has no DLQ the construct knows of', () => {
     expect(build(({ stack }) => ({
-      inboxRetention: Duration.days(5),
-      deadLetterQueue: new sqs.Queue(stack, 'Dlq', { retentionPeriod: Duration.days(6) }),
-    }))).toThrow(/for a DLQ retention of 518400 s/);
+      inboxRetention: Duration.days(3),
+      queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3), retentionPeriod: Duration.days(4),
+        deadLetterQueue: { queue: sqs.Queue.fromQueueArn(stack, 'ImportedDlq', 'arn:aws:sqs:eu-west-1:123456789012:orders-dlq'), maxReceiveCount: 5 } }),
+    }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 0 s \(no dead-letter queue the construct can read\)/);
+  });
+});
+
+describe('a queue without a dead-letter queue', () => {
+  it('is refused for an existing queue of this app without a redrive policy: a failing message would circle until it expires', () => {
+    expect(build(({ stack }) => ({ queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3) }) })))
+      .toThrow(/The existing queue has no redrive policy.*give it a deadLetterQueue/);
   });
 
-  it('accepts a retention as long as the DLQ', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(14) }))).not.toThrow();
+  it('is refused even when a deadLetterQueue is given, which that queue would never use', () => {
+    expect(build(({ stack }) => ({
+      queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3) }), deadLetterQueue: new sqs.Queue(stack, 'Dlq'),
+    }))).toThrow(/The existing queue has no redrive policy/);
+  });
+
+  it('is warned about for an imported queue, whose redrive policy cannot be read', () => {
+    const scope = clusterStack();
+    new InboxConsumer(scope.stack, 'Orders', {
+      ...baseProps(scope.cluster), clusterMaxCapacity: 2, queue: sqs.Queue.fromQueueArn(scope.stack, 'Imported', 'arn:aws:sqs:eu-west-1:123456789012:orders'),
+    });
+    Annotations.fromStack(scope.stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('imported queue.*dead-letter queue'));
+  });
+
+  it('is accepted for an existing queue of this app with a redrive policy', () => {
+    expect(build(({ stack }) => ({
+      queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3), deadLetterQueue: { queue: new sqs.Queue(stack, 'Dlq'), maxReceiveCount: 5 } }),
+    }))).not.toThrow();
+  });
+});
+
+describe('queue props that weaken the queue', () => {
+  it('refuse turning encryption off', () => {
+    expect(build(() => ({ queueProps: { encryption: sqs.QueueEncryption.UNENCRYPTED } })))
+      .toThrow(/The queue is always encrypted, but queueProps.encryption UNENCRYPTED was provided/);
+  });
+
+  it('refuse plain-HTTP access', () => {
+    expect(build(() => ({ queueProps: { enforceSSL: false } }))).toThrow(/The queue refuses plain-HTTP access, but queueProps.enforceSSL false was provided/);
+  });
+
+  it('accept a KMS key instead', () => {
+    expect(build(() => ({ queueProps: { encryption: sqs.QueueEncryption.KMS_MANAGED } }))).not.toThrow();
+  });
+});
+
+describe('the cluster capacity and the failed rate threshold', () => {
+  it('refuse a capacity Aurora Serverless v2 does not have', () => {
+    expect(build(() => ({ clusterMaxCapacity: 300 }))).toThrow(/clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 .*, but 300 was provided/);
+    expect(build(() => ({ clusterMaxCapacity: 0.7 }))).toThrow(/but 0.7 was provided/);
+  });
+
+  it('refuse a failed rate threshold outside 0 to 1', () => {
+    expect(build(() => ({ failedRateThreshold: 1.5 }))).toThrow(/failedRateThreshold is a share between 0 and 1.*but 1.5 was provided/);
   });
 });
 

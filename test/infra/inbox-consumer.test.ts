@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as rds from 'aws-cdk-lib/aws-rds';
@@ -80,13 +80,14 @@ describe('InboxConsumer defaults (standard queue)', () => {
     });
   });
 
-  it('maps the queue with partial batch responses and a batch of 10, no concurrency cap', () => {
+  it('maps the queue with partial batch responses and a batch of 10; no concurrency cap without the cluster capacity, and a warning', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BatchSize: 10,
       MaximumBatchingWindowInSeconds: Match.absent(),
       ScalingConfig: Match.absent(),
     });
+    Annotations.fromStack(consumer.queue.stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('clusterMaxCapacity'));
   });
 
   it('grants the Data API on the cluster only, the secret read, and consuming the queue', () => {
@@ -149,12 +150,35 @@ describe('InboxConsumer defaults (standard queue)', () => {
     expect(metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat!.Metric.MetricName).sort()).toEqual(['duplicate', 'processed']);
   });
 
+  it('alarms on any rejected message: poison is acknowledged, so no DLQ alarm ever sees it', () => {
+    const [alarm] = alarmsNamed(template, /rejected/);
+    expect(alarm!.Properties).toMatchObject({
+      MetricName: 'rejected', Namespace: 'SqsInbox', Statistic: 'Sum', Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold', Dimensions: [{ Name: 'service', Value: 'Orders' }], TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms when failed messages exceed 5 % of processed plus duplicate plus failed', () => {
+    const [alarm] = alarmsNamed(template, /failed messages are over/);
+    const metrics = alarm!.Properties.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string } } }[];
+    expect(alarm!.Properties).toMatchObject({
+      Threshold: 0.05, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2, TreatMissingData: 'notBreaching',
+    });
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('FILL(failed, 0) / (FILL(processed, 0) + FILL(duplicate, 0) + FILL(failed, 0))');
+    expect(metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat!.Metric.MetricName).sort()).toEqual(['duplicate', 'failed', 'processed']);
+  });
+
+  it('alarms on throttles of the function', () => {
+    const [alarm] = alarmsNamed(template, /throttled/);
+    expect(alarm!.Properties).toMatchObject({ MetricName: 'Throttles', Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
+  });
+
   it('exposes what it made', () => {
     expect(consumer.queue).toBeInstanceOf(sqs.Queue);
     expect(consumer.deadLetterQueue).toBeInstanceOf(sqs.Queue);
     expect(consumer.eventSourceMapping.eventSourceMappingId).toBeDefined();
     expect(Object.values(consumer.alarms).every((alarm) => alarm instanceof cloudwatch.Alarm)).toBe(true);
-    expect(consumer.inboxRetention.toDays()).toBe(14);
+    expect(consumer.inboxRetention.toDays()).toBe(21);
   });
 });
 
@@ -197,16 +221,31 @@ describe('InboxConsumer settings given', () => {
     const { stack, cluster } = clusterStack();
     const topic = new sns.Topic(stack, 'Alerts');
     new InboxConsumer(stack, 'Orders', {
-      ...baseProps(cluster), serviceName: 'orders', metricsNamespace: 'Shop',
-      oldestMessageAgeThreshold: Duration.minutes(2), duplicateRateThreshold: 0.25, alarmActions: [new actions.SnsAction(topic)],
+      ...baseProps(cluster), serviceName: 'orders', metricsNamespace: 'Shop', oldestMessageAgeThreshold: Duration.minutes(2),
+      duplicateRateThreshold: 0.25, failedRateThreshold: 0.2, alarmActions: [new actions.SnsAction(topic)],
     });
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'collision', Namespace: 'Shop', Dimensions: [{ Name: 'service', Value: 'orders' }] });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 120 });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 0.25, Metrics: Match.anyValue() });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 0.2, Metrics: Match.anyValue() });
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5);
+    expect(alarms).toHaveLength(8);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+  });
+
+  it('sends every alarm to the alarm topic given, beside the alarm actions', () => {
+    const { stack, cluster } = clusterStack();
+    const alarmTopic = new sns.Topic(stack, 'AlarmTopic');
+    const other = new sns.Topic(stack, 'Other');
+    new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), alarmTopic, alarmActions: [new actions.SnsAction(other)] });
+    const template = Template.fromStack(stack);
+    const topicId = (topic: sns.Topic) => stack.getLogicalId(topic.node.defaultChild as sns.CfnTopic);
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(8);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual(expect.arrayContaining([{ Ref: topicId(alarmTopic) }, { Ref: topicId(other) }]));
+    }
   });
 
   it('consumes an existing queue without making one, and alarms on a DLQ given', () => {
@@ -226,7 +265,7 @@ describe('InboxConsumer settings given', () => {
     const queue = sqs.Queue.fromQueueArn(stack, 'Imported', 'arn:aws:sqs:eu-west-1:123456789012:orders');
     const consumer = new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), queue });
     expect(consumer.alarms.deadLetterQueueNotEmpty).toBeUndefined();
-    expect(Object.values(Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm'))).toHaveLength(4);
+    expect(Object.values(Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm'))).toHaveLength(7);
   });
 
   it('reads a separately given secret, for an imported cluster', () => {
@@ -243,6 +282,32 @@ describe('InboxConsumer settings given', () => {
         Action: Match.arrayWith(['secretsmanager:GetSecretValue']), Resource: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:shop-AbCdEf',
       })]) },
     });
+  });
+});
+
+describe('the concurrency cap, from the cluster capacity', () => {
+  const scaling = (overrides: Parameters<typeof consumerTemplate>[0]) => {
+    const [mapping] = Object.values(consumerTemplate(overrides).template.findResources('AWS::Lambda::EventSourceMapping'));
+    return mapping!.Properties.ScalingConfig as { MaximumConcurrency: number } | undefined;
+  };
+
+  it('is 2 invocations per ACU of the cluster maximum capacity', () => {
+    expect(scaling({ clusterMaxCapacity: 8 })).toEqual({ MaximumConcurrency: 16 });
+    expect(scaling({ clusterMaxCapacity: 2.5 })).toEqual({ MaximumConcurrency: 5 });
+    expect(scaling({ clusterMaxCapacity: 256 })).toEqual({ MaximumConcurrency: 512 });
+  });
+
+  it('is at least 2, the least SQS takes', () => {
+    expect(scaling({ clusterMaxCapacity: 0.5 })).toEqual({ MaximumConcurrency: 2 });
+  });
+
+  it('gives way to a maxConcurrency given', () => {
+    expect(scaling({ clusterMaxCapacity: 8, maxConcurrency: 3 })).toEqual({ MaximumConcurrency: 3 });
+  });
+
+  it('warns about nothing when the capacity is given', () => {
+    const { stack } = consumerTemplate({ clusterMaxCapacity: 8 });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
   });
 });
 

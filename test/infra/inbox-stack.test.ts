@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AURORA_POSTGRES_VERSION, InboxStack } from '../../lib/inbox-stack.js';
 import { migrationsHash } from '../../lib/migrations-hash.js';
@@ -109,6 +109,16 @@ describe('the reference stack with the default context (bundled once)', () => {
       });
     });
 
+    it('run again on a replaced cluster or another database: the resource carries the target the function migrates', () => {
+      const [migrations] = Object.values(template.findResources('Custom::InboxMigrations')) as Resources[string][];
+      const migrate = functionByDescription(template, /Applies the inbox migrations/);
+      const environment = (migrate.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(migrations!.Properties.DatabaseName).toBe('inbox');
+      expect(migrations!.Properties.DatabaseName).toEqual(environment.DATABASE_NAME);
+      expect(migrations!.Properties.ClusterArn).toEqual(environment.CLUSTER_ARN);
+      expect(JSON.stringify(migrations!.Properties.ClusterArn)).toContain(logicalIdOf(template, 'AWS::RDS::DBCluster'));
+    });
+
     it('wait for the writer instance', () => {
       const writer = logicalIdOf(template, 'AWS::RDS::DBInstance');
       const [migrations] = Object.values(template.findResources('Custom::InboxMigrations')) as Resources[string][];
@@ -159,10 +169,10 @@ describe('the reference stack with the default context (bundled once)', () => {
 
   describe('cleanup', () => {
     it('runs daily on an EventBridge schedule with the retention and batch size as configuration', () => {
-      const cleanup = functionByDescription(template, /Deletes inbox rows older than 14 days/);
+      const cleanup = functionByDescription(template, /Deletes inbox rows older than 21 days/);
       expect(cleanup.Properties.VpcConfig).toBeUndefined();
       expect((cleanup.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
-        RETENTION_DAYS: '14', CLEANUP_BATCH_SIZE: '1000',
+        RETENTION_DAYS: '21', CLEANUP_BATCH_SIZE: '1000',
         CLUSTER_ARN: expect.anything(), SECRET_ARN: expect.anything(), DATABASE_NAME: 'inbox',
       });
       const cleanupId = Object.entries(template.findResources('AWS::Lambda::Function'))
@@ -201,6 +211,73 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 });
 
+describe('the cleanup alarms (unbundled)', () => {
+  const { template } = synthStack();
+
+  it('alarm when the backlog lasts: no run finished (done = 0) on each of 3 days', () => {
+    const [alarm, ...others] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'done' } }));
+    expect(others).toEqual([]);
+    expect(alarm!.Properties).toMatchObject({
+      Namespace: 'SqsInbox/dev', Dimensions: [{ Name: 'service', Value: 'inbox-cleanup' }],
+      Statistic: 'Maximum', Period: 86_400, EvaluationPeriods: 3, DatapointsToAlarm: 3,
+      Threshold: 1, ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('give the cleanup function the namespace and service the alarm reads', () => {
+    const cleanup = functionByDescription(template, /Deletes inbox rows/);
+    expect((cleanup.Properties.Environment as { Variables: Record<string, unknown> }).Variables)
+      .toMatchObject({ POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox/dev', POWERTOOLS_SERVICE_NAME: 'inbox-cleanup' });
+  });
+});
+
+describe('the alarm topic (unbundled)', () => {
+  const { stack, template } = synthStack();
+  const topicId = () => logicalIdOf(template, 'AWS::SNS::Topic');
+
+  it('is one topic encrypted with a rotated customer managed key that CloudWatch alarms may use', () => {
+    const keyId = logicalIdOf(template, 'AWS::KMS::Key');
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({
+        Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      })]) },
+    });
+  });
+
+  it('refuses plain HTTP and lets only this account\'s CloudWatch alarms publish', () => {
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topicId() }],
+      PolicyDocument: { Statement: Match.arrayWith([
+        Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        Match.objectLike({
+          Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: 'sns:Publish',
+          Condition: Match.objectLike({ StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } }),
+        }),
+      ]) },
+    });
+  });
+
+  it('has no subscription unless an e-mail address is given', () => {
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    synthStack({ alarmEmail: 'ops@example.com' }).template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email', Endpoint: 'ops@example.com',
+    });
+  });
+
+  it('receives every alarm of the stack, the cleanup\'s included', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(10);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId() }]);
+  });
+
+  it('comes with a concurrency cap of 2 per ACU of the cluster maximum (2 ACU: 4) and no warning', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 4 } });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
+  });
+});
+
 describe('the reference stack with context given', () => {
   it('takes deletion protection, removal policy, capacities and retention from context, strings as -c gives them', () => {
     const { stack, template } = synthStack({
@@ -217,7 +294,8 @@ describe('the reference stack with context given', () => {
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'sqs-inbox-prod' });
   });
 
-  it('refuses a retention shorter than the DLQ keeps a message', () => {
-    expect(() => synthStack({ retentionDays: 7 })).toThrow(/inbox retention must be at least the dead-letter queue's message retention/);
+  it('refuses a retention shorter than the queue and the DLQ keep a message together (4 + 14 days)', () => {
+    expect(() => synthStack({ retentionDays: 17 })).toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's/);
+    expect(() => synthStack({ retentionDays: 18 })).not.toThrow();
   });
 });

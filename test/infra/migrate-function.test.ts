@@ -5,11 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { handler } from '../../functions/migrate/index.js';
 import { onMigrationsEvent } from '../../functions/migrate/on-event.js';
 import { isResuming, untilResumed } from '../../functions/inbox/data-api/index.js';
+import { migrationsHashOf, readMigrations } from '../../functions/inbox/migrations/index.js';
+import { migrationsHash } from '../../lib/migrations-hash.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { databaseUrl } from '../../local/scratch-database.js';
 import { lambdaContext } from '../support/sqs-events.js';
@@ -17,8 +19,21 @@ import { lambdaContext } from '../support/sqs-events.js';
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 const REPO_MIGRATIONS = readdirSync(MIGRATIONS_DIR).filter((file) => file.endsWith('.sql')).sort();
 
+/** The resource properties the stack gives the custom resource (besides the ServiceToken). */
+interface MigrationsProperties {
+  MigrationsHash: string;
+  ClusterArn: string;
+  DatabaseName: string;
+}
+
+const SOME_PROPERTIES: MigrationsProperties = { MigrationsHash: 'abc', ClusterArn: 'arn:aws:rds:us-east-1:123456789012:cluster:a', DatabaseName: 'inbox' };
+
 /** A CloudFormation event as the Provider framework hands it to onEvent. */
-function cfnEvent(requestType: 'Create' | 'Update' | 'Delete', physicalResourceId?: string): CloudFormationCustomResourceEvent {
+function cfnEvent(
+  requestType: 'Create' | 'Update' | 'Delete',
+  options: { physicalResourceId?: string; properties?: MigrationsProperties; oldProperties?: MigrationsProperties } = {},
+): CloudFormationCustomResourceEvent {
+  const properties = options.properties ?? SOME_PROPERTIES;
   const common = {
     ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:framework',
     ResponseURL: 'https://cloudformation-custom-resource-response.example/',
@@ -26,42 +41,82 @@ function cfnEvent(requestType: 'Create' | 'Update' | 'Delete', physicalResourceI
     RequestId: randomUUID(),
     LogicalResourceId: 'Migrations',
     ResourceType: 'Custom::InboxMigrations',
-    ResourceProperties: { ServiceToken: 'token', MigrationsHash: 'abc' },
+    ResourceProperties: { ServiceToken: 'token', ...properties },
   };
   if (requestType === 'Create') return { ...common, RequestType: 'Create' };
   if (requestType === 'Update') {
-    return { ...common, RequestType: 'Update', PhysicalResourceId: physicalResourceId!, OldResourceProperties: { ServiceToken: 'token', MigrationsHash: 'old' } };
+    return {
+      ...common, RequestType: 'Update', PhysicalResourceId: options.physicalResourceId!,
+      OldResourceProperties: { ServiceToken: 'token', ...(options.oldProperties ?? { ...properties, MigrationsHash: 'old' }) },
+    };
   }
-  return { ...common, RequestType: 'Delete', PhysicalResourceId: physicalResourceId! };
+  return { ...common, RequestType: 'Delete', PhysicalResourceId: options.physicalResourceId! };
 }
+
+/** What the function bundles, as `onMigrationsEvent` is told of it. */
+const bundledAs = (properties: MigrationsProperties) => async () => ({
+  hash: properties.MigrationsHash, clusterArn: properties.ClusterArn, databaseName: properties.DatabaseName,
+});
 
 const resuming = () => Object.assign(new Error('Database is resuming'), { name: 'DatabaseResumingException' });
 
 describe('the custom resource answer', () => {
+  const applied = async () => ({ applied: ['0001_a.sql', '0002_b.sql'], alreadyApplied: [] });
+  const bundled = bundledAs(SOME_PROPERTIES);
+
   it('applies on Create and reports what it applied under a stable id', async () => {
-    const response = await onMigrationsEvent(cfnEvent('Create'), async () => ({ applied: ['0001_a.sql', '0002_b.sql'], alreadyApplied: [] }), 'inbox-migrations:inbox');
+    const response = await onMigrationsEvent(cfnEvent('Create'), { bundled, apply: applied }, 'inbox-migrations:inbox');
     expect(response).toEqual({ PhysicalResourceId: 'inbox-migrations:inbox', Data: { Applied: '0001_a.sql,0002_b.sql', AlreadyApplied: '' } });
   });
 
   it('applies on Update, keeping the id so CloudFormation never deletes the old resource', async () => {
-    const response = await onMigrationsEvent(cfnEvent('Update', 'inbox-migrations:inbox'), async () => ({ applied: [], alreadyApplied: ['0001_a.sql'] }), 'inbox-migrations:inbox');
+    const response = await onMigrationsEvent(cfnEvent('Update', { physicalResourceId: 'inbox-migrations:inbox' }),
+      { bundled, apply: async () => ({ applied: [], alreadyApplied: ['0001_a.sql'] }) }, 'inbox-migrations:inbox');
     expect(response.PhysicalResourceId).toBe('inbox-migrations:inbox');
     expect(response.Data).toEqual({ Applied: '', AlreadyApplied: '0001_a.sql' });
   });
 
+  it.each([
+    ['MigrationsHash', { ...SOME_PROPERTIES, MigrationsHash: 'older' }],
+    ['ClusterArn', { ...SOME_PROPERTIES, ClusterArn: 'arn:aws:rds:us-east-1:123456789012:cluster:other' }],
+    ['DatabaseName', { ...SOME_PROPERTIES, DatabaseName: 'other' }],
+  ])('does nothing on an Update whose %s is not what the function was deployed with', async (property, properties) => {
+    let ran = false;
+    const response = await onMigrationsEvent(cfnEvent('Update', { physicalResourceId: 'inbox-migrations:inbox', properties }), {
+      bundled,
+      apply: async () => { ran = true; return applied(); },
+    }, 'inbox-migrations:inbox');
+    expect(ran).toBe(false);
+    expect(response.PhysicalResourceId).toBe('inbox-migrations:inbox');
+    expect(response.Data).toMatchObject({ Applied: '', AlreadyApplied: '' });
+    expect(response.Data?.Skipped).toContain(property);
+  });
+
   it('leaves the database alone on Delete', async () => {
     let ran = false;
-    const response = await onMigrationsEvent(cfnEvent('Delete', 'inbox-migrations:inbox'), async () => {
-      ran = true;
-      return { applied: [], alreadyApplied: [] };
+    const response = await onMigrationsEvent(cfnEvent('Delete', { physicalResourceId: 'inbox-migrations:inbox' }), {
+      bundled,
+      apply: async () => { ran = true; return applied(); },
     }, 'inbox-migrations:inbox');
     expect(ran).toBe(false);
     expect(response).toEqual({ PhysicalResourceId: 'inbox-migrations:inbox' });
   });
 
   it('throws what the run threw, so the framework fails the deploy with it', async () => {
-    await expect(onMigrationsEvent(cfnEvent('Create'), async () => { throw new Error('Migration 0002_b.sql failed'); }, 'id'))
+    await expect(onMigrationsEvent(cfnEvent('Create'), { bundled, apply: async () => { throw new Error('Migration 0002_b.sql failed'); } }, 'id'))
       .rejects.toThrow('Migration 0002_b.sql failed');
+  });
+});
+
+describe('the migrations hash', () => {
+  it('is the same at synth (lib, from the folder) and at run time (the function, from the files it read)', async () => {
+    expect(migrationsHashOf(await readMigrations(MIGRATIONS_DIR))).toBe(migrationsHash(MIGRATIONS_DIR));
+  });
+
+  it('changes with a name or a text', () => {
+    const base = migrationsHashOf([{ name: '0001_a.sql', sql: 'CREATE TABLE a (id int);' }]);
+    expect(migrationsHashOf([{ name: '0001_b.sql', sql: 'CREATE TABLE a (id int);' }])).not.toBe(base);
+    expect(migrationsHashOf([{ name: '0001_a.sql', sql: 'CREATE TABLE a (id bigint);' }])).not.toBe(base);
   });
 });
 
@@ -105,9 +160,24 @@ describe('waiting out a resume', () => {
 
 describe('the migrate handler over the Data API (emulator, real PostgreSQL)', () => {
   const database = `migrate_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const replacement = `${database}_new`;
   const adminUrl = inject('pgAdminUrl');
   let api: RunningDataApi;
-  let scratch: string;
+  const scratches: string[] = [];
+  /** What the stack gives the custom resource for the function's environment and `dir`'s migrations. */
+  const deployed = (dir = MIGRATIONS_DIR): MigrationsProperties => ({
+    MigrationsHash: migrationsHash(dir), ClusterArn: process.env.CLUSTER_ARN!, DatabaseName: process.env.DATABASE_NAME!,
+  });
+  const event = (requestType: 'Create' | 'Update' | 'Delete', dir?: string) =>
+    cfnEvent(requestType, { physicalResourceId: `inbox-migrations:${database}`, properties: deployed(dir) });
+  /** A folder of the repository's migrations plus `extra` files. */
+  const folderWith = (extra: Record<string, string>): string => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
+    scratches.push(dir);
+    for (const file of REPO_MIGRATIONS) writeFileSync(path.join(dir, file), readFileSync(path.join(MIGRATIONS_DIR, file)));
+    for (const [file, text] of Object.entries(extra)) writeFileSync(path.join(dir, file), text);
+    return dir;
+  };
 
   const admin = async <T>(work: (client: pg.Client) => Promise<T>, url = adminUrl): Promise<T> => {
     const client = new pg.Client({ connectionString: url });
@@ -118,11 +188,13 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
       await client.end();
     }
   };
+  const tableExists = async (table: string, db = database) =>
+    (await admin((client) => client.query('SELECT to_regclass($1) AS t', [table]), databaseUrl(adminUrl, db))).rows[0].t !== null;
 
   beforeAll(async () => {
     await admin((client) => client.query(`CREATE DATABASE ${database}`));
+    await admin((client) => client.query(`CREATE DATABASE ${replacement}`));
     api = await startDataApi({ databaseUrl: adminUrl });
-    scratch = mkdtempSync(path.join(tmpdir(), 'migrations-'));
     // What the function's environment holds in AWS, pointed at the emulator.
     Object.assign(process.env, {
       CLUSTER_ARN: LOCAL_DATA_API_TARGET.resourceArn,
@@ -139,11 +211,16 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
   afterAll(async () => {
     await api?.close();
     await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
-    rmSync(scratch, { recursive: true, force: true });
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${replacement} WITH (FORCE)`));
+    for (const dir of scratches) rmSync(dir, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    process.env.MIGRATIONS_DIR = MIGRATIONS_DIR;
   });
 
   it('applies every migration of the folder on Create', async () => {
-    const response = await handler(cfnEvent('Create'), lambdaContext(300_000));
+    const response = await handler(event('Create'), lambdaContext(300_000));
     expect(response).toEqual({
       PhysicalResourceId: `inbox-migrations:${database}`,
       Data: { Applied: REPO_MIGRATIONS.join(','), AlreadyApplied: '' },
@@ -154,35 +231,62 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
   });
 
   it('applies nothing twice on the next deploy', async () => {
-    const response = await handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext(300_000));
+    const response = await handler(event('Update'), lambdaContext(300_000));
     expect(response.Data).toEqual({ Applied: '', AlreadyApplied: REPO_MIGRATIONS.join(',') });
   });
 
   it('fails on a bad migration, naming its file, and applies none of the run', async () => {
-    for (const file of REPO_MIGRATIONS) writeFileSync(path.join(scratch, file), readFileSync(path.join(MIGRATIONS_DIR, file)));
-    writeFileSync(path.join(scratch, '9001_good.sql'), 'CREATE TABLE migrate_probe (id int);');
-    writeFileSync(path.join(scratch, '9002_broken.sql'), 'CREATE TABLE migrate_probe_2 (id int);\nALTER TABLE no_such_table ADD COLUMN x int;');
-    process.env.MIGRATIONS_DIR = scratch;
+    const dir = folderWith({
+      '9001_good.sql': 'CREATE TABLE migrate_probe (id int);',
+      '9002_broken.sql': 'CREATE TABLE migrate_probe_2 (id int);\nALTER TABLE no_such_table ADD COLUMN x int;',
+    });
+    process.env.MIGRATIONS_DIR = dir;
+    await expect(handler(event('Update', dir), lambdaContext(300_000))).rejects.toThrow(/Migration 9002_broken\.sql failed at statement 2 of 2/);
+    expect(await tableExists('migrate_probe')).toBe(false);
+  });
+
+  it('does nothing on a rollback: an Update for older migrations than the function bundles', async () => {
+    // The function was deployed with one more migration; CloudFormation rolls the resource back to
+    // the template before it, whose hash is that of the repository's folder alone.
+    const newer = folderWith({ '9003_rollback_probe.sql': 'CREATE TABLE rollback_probe (id int);' });
+    process.env.MIGRATIONS_DIR = newer;
+    api.resetStats();
+
+    const response = await handler(cfnEvent('Update', {
+      physicalResourceId: `inbox-migrations:${database}`, properties: deployed(MIGRATIONS_DIR), oldProperties: deployed(newer),
+    }), lambdaContext(300_000));
+
+    expect(response.PhysicalResourceId).toBe(`inbox-migrations:${database}`);
+    expect(response.Data).toMatchObject({ Applied: '', AlreadyApplied: '', Skipped: expect.stringContaining('MigrationsHash') });
+    expect(api.stats().total).toBe(0);
+    expect(await tableExists('rollback_probe')).toBe(false);
+  });
+
+  it('applies every migration to a new cluster: an Update whose ClusterArn changed', async () => {
+    const previous = deployed();
+    Object.assign(process.env, { CLUSTER_ARN: 'arn:aws:rds:us-east-1:123456789012:cluster:replacement', DATABASE_NAME: replacement });
     try {
-      await expect(handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext(300_000))).rejects.toThrow(/Migration 9002_broken\.sql failed at statement 2 of 2/);
+      const response = await handler(cfnEvent('Update', {
+        physicalResourceId: `inbox-migrations:${database}`, properties: deployed(), oldProperties: previous,
+      }), lambdaContext(300_000));
+      expect(response.Data).toEqual({ Applied: REPO_MIGRATIONS.join(','), AlreadyApplied: '' });
+      expect(await tableExists('consumed_message', replacement)).toBe(true);
     } finally {
-      process.env.MIGRATIONS_DIR = MIGRATIONS_DIR;
+      Object.assign(process.env, { CLUSTER_ARN: previous.ClusterArn, DATABASE_NAME: previous.DatabaseName });
     }
-    const probe = await admin((client) => client.query("SELECT to_regclass('migrate_probe') AS t"), databaseUrl(adminUrl, database));
-    expect(probe.rows[0].t).toBeNull();
   });
 
   it('waits for a paused database to resume', async () => {
     api.resetStats();
     api.pause(800);
-    const response = await handler(cfnEvent('Update', `inbox-migrations:${database}`), lambdaContext(300_000));
+    const response = await handler(event('Update'), lambdaContext(300_000));
     expect(response.Data?.AlreadyApplied).toBe(REPO_MIGRATIONS.join(','));
     expect(api.stats().errors.DatabaseResumingException).toBeGreaterThan(0);
   });
 
   it('does not touch the database on Delete', async () => {
     api.resetStats();
-    await handler(cfnEvent('Delete', `inbox-migrations:${database}`), lambdaContext(300_000));
+    await handler(event('Delete'), lambdaContext(300_000));
     expect(api.stats().total).toBe(0);
   });
 });

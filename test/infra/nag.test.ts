@@ -40,6 +40,11 @@ describe('cdk-nag AwsSolutions on the reference stack', () => {
     expect(acknowledgments(stack).map((ack) => ack.rule)).not.toContain('Annotation::AwsSolutions-RDS10');
   });
 
+  it('leaves no finding unacknowledged with an alarm e-mail subscription', () => {
+    const { app, stack } = referenceStack({ alarmEmail: 'ops@example.com' });
+    expect(unacknowledgedFindings(app, stack)).toEqual([]);
+  });
+
   it('gives every acknowledgment a reason of its own', () => {
     const acks = acknowledgments(referenceStack().stack);
     expect(acks.map((ack) => ack.rule.replace(/^Annotation::/, '').replace(/\[.*$/, '')).sort())

@@ -1,5 +1,6 @@
 import type { Database } from '../database/database.js';
 import { InboxConfigError } from '../errors.js';
+import { CLEANUP_BATCH_SIZE_LIMITS } from '../limits.js';
 import { sql } from '../sql/sql.js';
 
 /** Options of `cleanupInbox`. */
@@ -11,7 +12,8 @@ export interface CleanupOptions {
    */
   readonly retentionMs: number;
   /**
-   * Rows deleted per statement, so no statement holds locks or runs long.
+   * Rows deleted per statement, so no statement holds locks or runs long; at most
+   * `CLEANUP_BATCH_SIZE_LIMITS.max`.
    * @default 2000
    */
   readonly batchSize?: number;
@@ -39,7 +41,7 @@ export interface CleanupReport {
   done: boolean;
 }
 
-const CLEANUP_DEFAULTS = { batchSize: 2000, marginMs: 5000, minRetentionMs: 60_000, maxBatchSize: 10_000 } as const;
+const CLEANUP_DEFAULTS = { batchSize: 2000, marginMs: 5000, minRetentionMs: 60_000 } as const;
 
 /**
  * Deletes inbox rows past the retention in bounded batches (a keyed subquery with LIMIT and SKIP
@@ -58,8 +60,9 @@ export async function cleanupInbox(db: Database, options: CleanupOptions): Promi
   if (!Number.isFinite(options.retentionMs) || options.retentionMs < CLEANUP_DEFAULTS.minRetentionMs) {
     throw new InboxConfigError(`retentionMs must be at least ${CLEANUP_DEFAULTS.minRetentionMs} (one minute), but ${String(options.retentionMs)} was given.`);
   }
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > CLEANUP_DEFAULTS.maxBatchSize) {
-    throw new InboxConfigError(`batchSize must be a whole number from 1 to ${CLEANUP_DEFAULTS.maxBatchSize}, but ${String(batchSize)} was given.`);
+  const { min, max } = CLEANUP_BATCH_SIZE_LIMITS;
+  if (!Number.isInteger(batchSize) || batchSize < min || batchSize > max) {
+    throw new InboxConfigError(`batchSize must be a whole number from ${min} to ${max}, but ${String(batchSize)} was given.`);
   }
   if (!Number.isFinite(marginMs) || marginMs < 0) {
     throw new InboxConfigError(`marginMs must be a number of milliseconds of 0 or more, but ${String(marginMs)} was given.`);

@@ -1,0 +1,25 @@
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import type { CleanupReport } from '../inbox/cleanup/index.js';
+
+/**
+ * The metric names the cleanup publishes, one EMF document a run. lib/ alarms on them under the
+ * same names (lib/cleanup-alarms.ts repeats them; a test pins the two together).
+ */
+export const CLEANUP_METRICS = { deleted: 'deleted', done: 'done' } as const;
+
+/**
+ * Records one run and flushes it: `done` is 1 when nothing past the retention was left and 0
+ * otherwise, a run that failed included, so that an alarm on `done` sees a backlog that lasts
+ * whether the runs ran short of time or failed. `deleted` is published only for a run that
+ * returned: a failed run cannot say how many of its batches committed.
+ *
+ * @example
+ * ```ts
+ * publishCleanupRun(metrics, await cleanupInbox(db, options)); // { deleted: 25, done: 1 }
+ * ```
+ */
+export function publishCleanupRun(metrics: Metrics, report: CleanupReport | undefined): void {
+  if (report !== undefined) metrics.addMetric(CLEANUP_METRICS.deleted, MetricUnit.Count, report.deleted);
+  metrics.addMetric(CLEANUP_METRICS.done, MetricUnit.Count, report?.done ? 1 : 0);
+  metrics.publishStoredMetrics();
+}

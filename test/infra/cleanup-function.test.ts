@@ -1,0 +1,121 @@
+import type { Context } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CleanupReport } from '../../functions/inbox/cleanup/index.js';
+import { CLEANUP_METRICS } from '../../functions/inbox-cleanup/metrics.js';
+import { CLEANUP_METRIC_NAMES } from '../../lib/cleanup-alarms.js';
+import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
+import { freshDatabase, type FreshDatabase } from '../support/database.js';
+import { lambdaContext } from '../support/sqs-events.js';
+
+const NAMESPACE = 'SqsInbox/cleanup-test';
+
+/** The EMF documents and JSON log lines written while capturing. */
+function captureStdout() {
+  const lines: Record<string, unknown>[] = [];
+  const collect = (chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) {
+      try { lines.push(JSON.parse(line)); } catch { /* not a structured line */ }
+    }
+    return true;
+  };
+  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(collect), vi.spyOn(process.stderr, 'write').mockImplementation(collect)];
+  return { emf: () => lines.filter((line) => '_aws' in line), restore: () => spies.forEach((spy) => spy.mockRestore()) };
+}
+
+describe('the scheduled cleanup handler over the Data API (emulator, real PostgreSQL)', () => {
+  let fresh: FreshDatabase;
+  let api: RunningDataApi;
+  let handler: (event: unknown, context: Context) => Promise<CleanupReport>;
+  let stdout: ReturnType<typeof captureStdout>;
+
+  /** Inserts `count` inbox rows processed `ageDays` ago. */
+  const rows = (count: number, ageDays: number) => fresh.pool.query(
+    `INSERT INTO consumed_message (consumer_name, message_id, payload_hash, processed_at)
+     SELECT 'cleanup-fn', $1 || g, 'h', now() - make_interval(days => $2) FROM generate_series(1, $3) g`, [`${ageDays}d-${Math.random()}-`, ageDays, count]);
+  const remaining = async () => (await fresh.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM consumed_message')).rows[0]!.n;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+    api = await startDataApi({ databaseUrl: fresh.url });
+    // What the stack gives the function in AWS, pointed at the emulator; read when the module loads.
+    Object.assign(process.env, {
+      CLUSTER_ARN: LOCAL_DATA_API_TARGET.resourceArn,
+      SECRET_ARN: LOCAL_DATA_API_TARGET.secretArn,
+      DATABASE_NAME: decodeURIComponent(new URL(fresh.url).pathname.slice(1)),
+      AWS_ENDPOINT_URL_RDS_DATA: api.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      RETENTION_DAYS: '21',
+      CLEANUP_BATCH_SIZE: '10',
+      POWERTOOLS_SERVICE_NAME: 'inbox-cleanup',
+      POWERTOOLS_METRICS_NAMESPACE: NAMESPACE,
+    });
+    ({ handler } = await import('../../functions/inbox-cleanup/index.js'));
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await fresh?.close();
+  });
+
+  beforeEach(async () => {
+    await fresh.pool.query('DELETE FROM consumed_message');
+    api.pause(0);
+    api.resetStats();
+    stdout = captureStdout();
+  });
+  afterEach(() => stdout.restore());
+
+  it('deletes the rows past the retention and publishes deleted and done, flushed in the namespace', async () => {
+    await rows(25, 30);
+    await rows(5, 2);
+
+    const report = await handler({}, lambdaContext(600_000));
+
+    expect(report).toEqual({ deleted: 25, batches: 3, done: true });
+    expect(await remaining()).toBe(5);
+    const [emf, ...more] = stdout.emf();
+    expect(more).toEqual([]);
+    expect(emf).toMatchObject({ deleted: 25, done: 1, service: 'inbox-cleanup' });
+    expect(JSON.stringify(emf)).toContain(NAMESPACE);
+  });
+
+  it('waits out a resume that takes about 15 s, longer than the driver waits by itself', { timeout: 60_000 }, async () => {
+    await rows(3, 30);
+    api.pause(15_000);
+
+    const report = await handler({}, lambdaContext(600_000));
+
+    expect(report).toMatchObject({ deleted: 3, done: true });
+    expect(api.stats().errors.DatabaseResumingException).toBeGreaterThan(0);
+    expect(stdout.emf()[0]).toMatchObject({ deleted: 3, done: 1 });
+  });
+
+  it('publishes done = 0 when the run has no time for a batch, so the backlog alarm can count it', async () => {
+    await rows(3, 30);
+
+    const report = await handler({}, lambdaContext(4_000));
+
+    expect(report).toEqual({ deleted: 0, batches: 0, done: false });
+    expect(await remaining()).toBe(3);
+    expect(stdout.emf()[0]).toMatchObject({ deleted: 0, done: 0 });
+  });
+
+  it('publishes done = 0 and fails the invocation when the cluster does not resume in time', { timeout: 60_000 }, async () => {
+    await rows(3, 30);
+    api.pause(60_000);
+
+    await expect(handler({}, lambdaContext(20_000))).rejects.toThrow(/resum/i);
+
+    expect(await remaining()).toBe(3);
+    expect(stdout.emf()[0]).toMatchObject({ done: 0 });
+    expect(stdout.emf()[0]).not.toHaveProperty('deleted');
+  });
+});
+
+describe('cleanup metric names', () => {
+  it('are the ones the stack alarms on', () => {
+    expect(CLEANUP_METRIC_NAMES).toEqual(CLEANUP_METRICS);
+  });
+});
