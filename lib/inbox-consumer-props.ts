@@ -192,4 +192,14 @@ export interface InboxConsumerProps {
    * @default logs.RetentionDays.ONE_MONTH
    */
   readonly logRetention?: logs.RetentionDays;
+
+  /**
+   * Reject (record with its reason and acknowledge, never apply) every message that has no
+   * `idempotency-key` message attribute. A DLQ redrive gives a message a new messageId and, from a
+   * FIFO DLQ, a new MessageDeduplicationId, so a message keyed by either would be applied again
+   * after a redrive; the attribute is the only key that survives. Sets INBOX_REQUIRE_KEY_ATTRIBUTE,
+   * the default of the runtime's `requireKeyAttribute` (a handler with its own `key` is not affected).
+   * @default false: such messages are applied, counted as `keyFallback` and warned of once per cold start
+   */
+  readonly requireIdempotencyKey?: boolean;
 }

@@ -33,6 +33,7 @@ export const INBOX_CONSUMER_DEFAULTS = {
   /** Concurrent invocations per ACU of the cluster's maximum capacity (see `clusterMaxCapacity`). */
   invocationsPerAcu: 2,
   logRetention: logs.RetentionDays.ONE_MONTH,
+  requireIdempotencyKey: false,
   /** SQS's own default message retention, which a queue made without `retentionPeriod` gets. */
   queueRetention: Duration.days(4),
   /** The longest SQS allows, so a dead-lettered message waits as long as it can for a redrive. */
@@ -77,6 +78,7 @@ export interface InboxConsumerSettings {
   /** `maxConcurrency` as given, else derived from `clusterMaxCapacity`; `undefined` for no cap. */
   readonly maxConcurrency: number | undefined;
   readonly logRetention: logs.RetentionDays;
+  readonly requireIdempotencyKey: boolean;
   readonly secret: secretsmanager.ISecret | undefined;
   /** 6 x the function timeout plus the batching window. */
   readonly requiredVisibilityTimeout: Duration;
@@ -179,6 +181,7 @@ export function resolveSettings(props: InboxConsumerProps, id: string): InboxCon
     failedRateThreshold: props.failedRateThreshold ?? defaults.failedRateThreshold,
     maxConcurrency: props.maxConcurrency ?? concurrencyFor(props.clusterMaxCapacity),
     logRetention: props.logRetention ?? defaults.logRetention,
+    requireIdempotencyKey: props.requireIdempotencyKey ?? defaults.requireIdempotencyKey,
     secret: props.secret ?? clusterSecret(props.cluster),
     requiredVisibilityTimeout,
     queue,

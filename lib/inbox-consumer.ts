@@ -6,6 +6,7 @@ import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { INBOX_ENV } from '../functions/inbox/environment.js';
 import { inboxFunction } from './inbox-function.js';
 import type { InboxConsumerProps } from './inbox-consumer-props.js';
 import { validateInboxConsumer } from './inbox-consumer-rules.js';
@@ -111,9 +112,10 @@ export class InboxConsumer extends Construct {
       description: `Inbox consumer ${settings.serviceName}: ${settings.fifo ? 'FIFO' : 'standard'} queue, claims and effects in one Data API transaction`,
       environment: {
         ...props.environment,
-        CLUSTER_ARN: props.cluster.clusterArn,
-        SECRET_ARN: this.secret.secretArn,
-        DATABASE_NAME: props.databaseName,
+        [INBOX_ENV.clusterArn]: props.cluster.clusterArn,
+        [INBOX_ENV.secretArn]: this.secret.secretArn,
+        [INBOX_ENV.databaseName]: props.databaseName,
+        ...(settings.requireIdempotencyKey ? { [INBOX_ENV.requireKeyAttribute]: 'true' } : {}),
         POWERTOOLS_SERVICE_NAME: settings.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
       },

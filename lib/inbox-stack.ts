@@ -9,6 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { INBOX_ENV } from '../functions/inbox/environment.js';
 import { AlarmTopic } from './alarm-topic.js';
 import { cleanupAlarms } from './cleanup-alarms.js';
 import { InboxConsumer } from './inbox-consumer.js';
@@ -92,9 +93,9 @@ export class InboxStack extends Stack {
 
     this.cluster = this.makeCluster(config, this.makeNetwork());
     const databaseEnvironment = {
-      CLUSTER_ARN: this.cluster.clusterArn,
-      SECRET_ARN: this.cluster.secret!.secretArn,
-      DATABASE_NAME: DATABASE_NAME,
+      [INBOX_ENV.clusterArn]: this.cluster.clusterArn,
+      [INBOX_ENV.secretArn]: this.cluster.secret!.secretArn,
+      [INBOX_ENV.databaseName]: DATABASE_NAME,
     };
     const { migrateFunction, providerRole, migrations } = this.makeMigrations(sources, databaseEnvironment);
     this.migrations = migrations;
@@ -206,8 +207,8 @@ export class InboxStack extends Stack {
       // sends the older values to the newer function, which leaves the database alone.
       properties: {
         MigrationsHash: migrationsHash(sources.migrationsDir),
-        ClusterArn: environment.CLUSTER_ARN,
-        DatabaseName: environment.DATABASE_NAME,
+        ClusterArn: environment[INBOX_ENV.clusterArn],
+        DatabaseName: environment[INBOX_ENV.databaseName],
       },
     });
     // The writer instance, not only the cluster, must be up before the Data API answers.
@@ -225,8 +226,8 @@ export class InboxStack extends Stack {
       description: `Deletes inbox rows older than ${config.retentionDays} days`,
       environment: {
         ...environment,
-        RETENTION_DAYS: String(config.retentionDays),
-        CLEANUP_BATCH_SIZE: String(config.cleanupBatchSize),
+        [INBOX_ENV.retentionDays]: String(config.retentionDays),
+        [INBOX_ENV.cleanupBatchSize]: String(config.cleanupBatchSize),
         POWERTOOLS_SERVICE_NAME: CLEANUP_SERVICE_NAME,
       },
     });

@@ -1,4 +1,4 @@
-import { InboxConfigError } from '../inbox/index.js';
+import { INBOX_ENV, InboxConfigError } from '../inbox/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -19,15 +19,15 @@ export interface CleanupSettings {
  * ```
  */
 export function cleanupSettings(env: NodeJS.ProcessEnv): CleanupSettings {
-  const daysText = (env.RETENTION_DAYS ?? '').trim();
+  const daysText = (env[INBOX_ENV.retentionDays] ?? '').trim();
   const days = Number(daysText);
   if (daysText === '' || !Number.isFinite(days) || days <= 0) {
-    throw new InboxConfigError(`RETENTION_DAYS must be a positive number of days, but "${env.RETENTION_DAYS ?? ''}" was given.`);
+    throw new InboxConfigError(`${INBOX_ENV.retentionDays} must be a positive number of days, but "${env[INBOX_ENV.retentionDays] ?? ''}" was given.`);
   }
-  const batchText = (env.CLEANUP_BATCH_SIZE ?? '').trim();
+  const batchText = (env[INBOX_ENV.cleanupBatchSize] ?? '').trim();
   const batchSize = batchText === '' ? undefined : Number(batchText);
   if (batchSize !== undefined && !Number.isInteger(batchSize)) {
-    throw new InboxConfigError(`CLEANUP_BATCH_SIZE must be a whole number of rows, but "${env.CLEANUP_BATCH_SIZE ?? ''}" was given.`);
+    throw new InboxConfigError(`${INBOX_ENV.cleanupBatchSize} must be a whole number of rows, but "${env[INBOX_ENV.cleanupBatchSize] ?? ''}" was given.`);
   }
   return { retentionMs: days * DAY_MS, batchSize };
 }

@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { Database, Transaction } from './database/database.js';
+import { INBOX_ENV } from './environment.js';
 import { InboxConfigError } from './errors.js';
 import type { Outcome } from './outcome.js';
 import type { SqlStatement } from './sql/sql.js';
@@ -73,7 +74,7 @@ export interface InboxCommonOptions<T, R = SQSRecord> {
    * Reject (record and acknowledge, never apply) a message whose default key is a fallback that a
    * DLQ redrive changes (its MessageDeduplicationId or messageId): only the `idempotency-key`
    * attribute survives a redrive. Has no effect with a `key` function, nor on Kafka.
-   * @default false
+   * @default true when INBOX_REQUIRE_KEY_ATTRIBUTE is `true` (the InboxConsumer's `requireIdempotencyKey` sets it), else false
    */
   readonly requireKeyAttribute?: boolean;
   /**
@@ -227,7 +228,7 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
     mode: modeOf(options),
     parse: optionalFunction('parse', options.parse),
     key: optionalFunction('key', options.key),
-    requireKeyAttribute: options.requireKeyAttribute ?? false,
+    requireKeyAttribute: options.requireKeyAttribute ?? process.env[INBOX_ENV.requireKeyAttribute] === 'true',
     concurrency: options.concurrency ?? DEFAULTS.concurrency,
     fifoFailure: options.fifoFailure ?? DEFAULTS.fifoFailure,
     lockTimeoutMs: options.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,

@@ -317,3 +317,18 @@ describe('outcome metric names', () => {
     expect(PROCESSING_LATENCY_METRIC).toBe(LATENCY_METRIC);
   });
 });
+
+describe('requireIdempotencyKey: messages a redrive would apply again are refused', () => {
+  const variables = (template: Template) => {
+    const fn = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('^Inbox consumer') } }))[0] as { Properties: { Environment: { Variables: Record<string, unknown> } } };
+    return fn.Properties.Environment.Variables;
+  };
+
+  it('is off by default: the runtime applies such messages and warns', () => {
+    expect(variables(consumerTemplate().template)).not.toHaveProperty('INBOX_REQUIRE_KEY_ATTRIBUTE');
+  });
+
+  it('sets the runtime default of requireKeyAttribute when asked', () => {
+    expect(variables(consumerTemplate({ requireIdempotencyKey: true }).template)).toMatchObject({ INBOX_REQUIRE_KEY_ATTRIBUTE: 'true' });
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MissingKeyAttributeError, processBatch, sql, type InboxLogger, type InboxMetrics, type Outcome, type StatementModeOptions } from '../../functions/inbox/index.js';
+import { resolveOptions } from '../../functions/inbox/options.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { inboxRows, orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
@@ -100,5 +101,22 @@ describe.each(drivers)('keys a redrive would change, on $name', (driver) => {
       expect(row?.status).toBe('rejected');
       expect(row?.error).toMatch(/MissingKeyAttributeError: .*no idempotency-key attribute.*messageId would change on a redrive/);
     });
+  });
+});
+
+describe('the requireKeyAttribute default comes from INBOX_REQUIRE_KEY_ATTRIBUTE, as the construct sets it', () => {
+  const db = { query: async () => ({ rows: [], rowCount: 0 }), transaction: async () => undefined as never, close: async () => undefined };
+  const statement = () => sql`SELECT 1`;
+
+  it.each([
+    ['true', true], ['false', false], [undefined, false],
+  ] as const)('INBOX_REQUIRE_KEY_ATTRIBUTE=%s gives %s, unless the option says otherwise', (value, expected) => {
+    vi.stubEnv('INBOX_REQUIRE_KEY_ATTRIBUTE', value);
+    try {
+      expect(resolveOptions({ consumer: 'c', db, statement }).requireKeyAttribute).toBe(expected);
+      expect(resolveOptions({ consumer: 'c', db, statement, requireKeyAttribute: !expected }).requireKeyAttribute).toBe(!expected);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
+import { INBOX_ENV } from '../environment.js';
 import { InboxConfigError } from '../errors.js';
 
 /** How long a call waits for a paused Aurora Serverless cluster to resume. */
@@ -54,7 +55,7 @@ export interface DataApiDatabaseFromEnvOptions extends Pick<DataApiDatabaseOptio
 export const RESUME_DEFAULTS = { attempts: 6, baseMs: 250, maxMs: 4000 } as const;
 
 /** The environment variables `dataApiDatabaseFromEnv` reads (the InboxConsumer construct sets them). */
-export const ENV_NAMES = { resourceArn: 'CLUSTER_ARN', secretArn: 'SECRET_ARN', database: 'DATABASE_NAME' } as const;
+export const ENV_NAMES = { resourceArn: INBOX_ENV.clusterArn, secretArn: INBOX_ENV.secretArn, database: INBOX_ENV.databaseName } as const;
 
 /**
  * The resume wait with its defaults, after checking the options can work: the three targets are
