@@ -15,6 +15,13 @@ export interface FaultSendEntry {
   readonly body: string;
 }
 
+/** What a fault hook is told about an entry of DeleteMessageBatch (or a DeleteMessage). */
+export interface FaultDeleteEntry {
+  readonly queueName: string;
+  readonly messageId: string;
+  readonly body: string;
+}
+
 /** What a fault hook is told about a request that succeeded. */
 export interface FaultCall {
   readonly operation: string;
@@ -33,6 +40,10 @@ export interface FaultCall {
  *   from its head, the first receiver's earlier in-flight messages of the group included, in order.
  * - `failSendEntry`: asked for each SendMessageBatch entry. When true, the entry is answered in
  *   `Failed` with InternalError (SenderFault false) and nothing is stored: the producer should retry it.
+ * - `failDeleteEntry`: asked for each message a DeleteMessageBatch entry (or a DeleteMessage) names.
+ *   When true, the entry is answered in `Failed` with InternalError (a DeleteMessage with HTTP 500)
+ *   and the message stays: it comes back after its visibility timeout, as after a delete that was
+ *   lost. Lambda does not retry a failed delete, so a committed message can come back again and again.
  * - `loseResponse`: asked after a request was applied. When true, the answer is HTTP 500
  *   InternalError instead, as if the response was lost: the SDK retries the call, and a standard
  *   queue then holds the message twice (a FIFO queue drops the retry as a duplicate).
@@ -45,6 +56,7 @@ export interface FaultCall {
 export interface SqsFaults {
   readonly deliverTwice?: (message: FaultMessage) => boolean;
   readonly failSendEntry?: (entry: FaultSendEntry) => boolean;
+  readonly failDeleteEntry?: (entry: FaultDeleteEntry) => boolean;
   readonly loseResponse?: (call: FaultCall) => boolean;
 }
 
@@ -52,5 +64,6 @@ export interface SqsFaults {
 export interface FaultCounts {
   deliveredTwice: number;
   failedSendEntries: number;
+  failedDeleteEntries: number;
   lostResponses: number;
 }

@@ -151,6 +151,11 @@ export class Queue {
     return deliveries;
   }
 
+  /** The body of a message the queue holds, for fault hooks; undefined once it is gone. */
+  public bodyOf(messageId: string): string | undefined {
+    return this.messages.get(messageId)?.body;
+  }
+
   /**
    * Deletes the message a receipt handle names. A handle of an earlier receive, or of a message
    * already gone, succeeds without deleting anything, as SQS documents. On FIFO, a handle whose

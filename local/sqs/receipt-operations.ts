@@ -3,7 +3,7 @@ import type { Input, Operation, OperationContext } from './operation-context.js'
 import { queueOf } from './operation-context.js';
 import { checkVisibilityTimeout, type Queue } from './queue.js';
 import { parseReceiptHandle } from './receipt-handle.js';
-import { missingParameter, receiptHandleIsInvalid } from './sqs-errors.js';
+import { internalError, missingParameter, receiptHandleIsInvalid } from './sqs-errors.js';
 
 // The message a handle names in this queue; a handle of another queue or no handle at all is ReceiptHandleIsInvalid.
 function messageIdOf(queue: Queue, handle: unknown): string {
@@ -15,7 +15,13 @@ function messageIdOf(queue: Queue, handle: unknown): string {
 
 function deleteOne(queue: Queue, entry: Input, context: OperationContext): void {
   const handle = entry['ReceiptHandle'];
-  queue.delete(messageIdOf(queue, handle), handle as string, context.now());
+  const messageId = messageIdOf(queue, handle);
+  const body = queue.bodyOf(messageId);
+  if (body !== undefined && context.faults.failDeleteEntry?.({ queueName: queue.name, messageId, body }) === true) {
+    context.faultCounts.failedDeleteEntries += 1;
+    throw internalError();
+  }
+  queue.delete(messageId, handle as string, context.now());
 }
 
 function changeOne(queue: Queue, entry: Input, context: OperationContext): void {

@@ -131,7 +131,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
   }
   if (!/^\d{12}$/.test(settings.accountId)) throw new RangeError(`accountId must be 12 digits, but "${settings.accountId}" was given.`);
   let faults: SqsFaults = settings.faults;
-  const faultCounts: FaultCounts = { deliveredTwice: 0, failedSendEntries: 0, lostResponses: 0 };
+  const faultCounts: FaultCounts = { deliveredTwice: 0, failedSendEntries: 0, failedDeleteEntries: 0, lostResponses: 0 };
   const calls: Record<string, number> = {};
   const errors: Record<string, number> = {};
   const closing = new AbortController();

@@ -613,6 +613,7 @@ describe('fault hooks', () => {
   let faulty: TestSqs;
   let deliverTwice: (message: FaultMessage) => boolean = () => false;
   let failEntries = false;
+  let failDeletes = false;
   let loseNext = 0;
 
   beforeAll(async () => {
@@ -620,6 +621,7 @@ describe('fault hooks', () => {
       faults: {
         deliverTwice: (message) => deliverTwice(message),
         failSendEntry: (entry) => failEntries && entry.body.startsWith('fail'),
+        failDeleteEntry: (entry) => failDeletes && entry.body.startsWith('keep'),
         loseResponse: ({ operation }) => {
           if (operation !== 'SendMessage' || loseNext === 0) return false;
           loseNext -= 1;
@@ -689,6 +691,23 @@ describe('fault hooks', () => {
     expect(result.Failed).toEqual([expect.objectContaining({ Id: 'a', Code: 'InternalError', SenderFault: false })]);
     const { Messages } = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
     expect(Messages?.map((message) => message.Body)).toEqual(['keep me']);
+  });
+
+  it('failDeleteEntry answers chosen deletes in Failed as a server fault and the message comes back after its visibility timeout', async () => {
+    const queueUrl = await faulty.createQueue(queueName('fail-delete'), { VisibilityTimeout: '1' });
+    await faulty.client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: [{ Id: 'a', MessageBody: 'keep me' }, { Id: 'b', MessageBody: 'delete me' }] }));
+    const { Messages = [] } = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
+    failDeletes = true;
+    const result = await faulty.client.send(new DeleteMessageBatchCommand({
+      QueueUrl: queueUrl, Entries: Messages.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
+    }));
+    failDeletes = false;
+    const kept = Messages.findIndex((message) => message.Body === 'keep me');
+    expect(result.Failed).toEqual([expect.objectContaining({ Id: String(kept), Code: 'InternalError', SenderFault: false })]);
+    expect(result.Successful?.map((entry) => entry.Id)).toEqual([String(1 - kept)]);
+    faulty.clock.advance(2);
+    const { Messages: again } = await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }));
+    expect(again?.map((message) => [message.Body, message.Attributes?.ApproximateReceiveCount])).toEqual([['keep me', '2']]);
   });
 
   it('loseResponse applies a send and answers 500: the SDK retry stores a second copy on a standard queue, not on FIFO', async () => {
