@@ -2,6 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sleep } from '../functions/inbox/internal.js';
 import { embeddedBinaries, PostgresSetupError, reachableBinaries } from './postgres/binaries.js';
 import { postgresAccount } from './postgres/os-account.js';
 import { initCluster, startServer, type ServerProcess, type ServerSpec } from './postgres/postgres-process.js';
@@ -114,7 +115,7 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
     async restart(downMs = 0) {
       if (closing) throw new Error('The server is closed.');
       await server.stop();
-      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      if (downMs > 0) await sleep(downMs);
       server = await startServer(spec);
     },
     close() {

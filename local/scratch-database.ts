@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { retry } from '../functions/inbox/internal.js';
 
 /** Options of `createScratchDatabase`. */
 export interface ScratchDatabaseOptions {
@@ -69,15 +70,11 @@ async function admin(serverUrl: string, statement: string): Promise<void> {
 export async function createScratchDatabase(serverUrl: string, prefix: string, options: ScratchDatabaseOptions = {}): Promise<ScratchDatabase> {
   const name = checkedName(`${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`);
   const template = options.template === undefined ? '' : ` TEMPLATE ${checkedName(options.template)}`;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await admin(serverUrl, `CREATE DATABASE ${name}${template}`);
-      break;
-    } catch (error) {
-      if (attempt >= COPY_ATTEMPTS || !/being accessed by other users/.test((error as Error).message)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    }
-  }
+  await retry(() => admin(serverUrl, `CREATE DATABASE ${name}${template}`), {
+    attempts: COPY_ATTEMPTS,
+    backoff: { baseMs: 50, maxMs: 1000, jitter: 'equal' },
+    retryable: (error) => /being accessed by other users/.test((error as Error).message),
+  });
   return {
     name,
     url: databaseUrl(serverUrl, name),

@@ -1,9 +1,9 @@
+import { sleep } from '../../functions/inbox/internal.js';
 import { databaseResuming } from './service-errors.js';
 
 /** A fixed latency per call in milliseconds, or a random one between `[min, max]`. */
 export type Latency = number | readonly [number, number];
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function checkedLatency(latency: Latency): Latency {
   const values = typeof latency === 'number' ? [latency] : [...latency];

@@ -1,6 +1,7 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { Database } from '../../functions/inbox/index.js';
+import { sleep } from '../../functions/inbox/internal.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi } from '../data-api/index.js';
 import { createQueue, localSqsClient, startSqs, type RunningSqs, type SqsFaults } from '../sqs/index.js';
 
@@ -190,7 +191,6 @@ export interface WaitUntilDrainedOptions {
   readonly onPoll?: () => Promise<void> | void;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A queue still held messages when the wait for it to drain ran out. */
 export class QueueNotDrainedError extends Error {

@@ -1,6 +1,7 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { InboxConfigError } from '../../functions/inbox/index.js';
+import { backoffDelay, sleep } from '../../functions/inbox/internal.js';
 import { invokeWithTimeout } from '../lambda-invocation.js';
 import { batchResult, type BatchResult } from './batch-result.js';
 import { lambdaContext } from './lambda-context.js';
@@ -113,10 +114,11 @@ const DEFAULTS = {
   onError: (error: unknown, during: string) => console.warn(`event source: ${during} failed`, error),
 } as const;
 const MAX_RECEIVE = 10;
-const BACKOFF_MS = [100, 200, 500, 1000, 2000] as const;
+// A failed receive is tried again after 100 ms, doubling up to 2 s, as Lambda's pollers back off.
+const RECEIVE_BACKOFF = { baseMs: 100, maxMs: 2000, jitter: 'none' } as const;
 const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+type Settings = Required<StartEventSourceOptions>;
 
 function requireInteger(name: string, value: number, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -135,6 +137,104 @@ function quietly(callback: () => void): void {
 function queueFromArn(arn: string): EventSourceQueue & { accountId: string } {
   const [, , , region, accountId] = arn.split(':');
   return { arn, region: region ?? '', accountId: accountId ?? '' };
+}
+
+/** The options with their defaults, after the checks that need no queue. */
+function checkedSettings(options: StartEventSourceOptions): Settings {
+  const settings: Settings = { ...DEFAULTS, ...options };
+  if (!settings.client || typeof settings.client.send !== 'function') throw new InboxConfigError('client must be an SQSClient.');
+  if (typeof settings.queueUrl !== 'string' || settings.queueUrl === '') throw new InboxConfigError('queueUrl must be the URL of an SQS queue.');
+  if (typeof settings.handler !== 'function') throw new InboxConfigError('handler must be a function (event, context) => Promise<SQSBatchResponse | void>.');
+  if (!FUNCTION_NAME.test(settings.functionName)) throw new InboxConfigError(`functionName must be 1 to 64 letters, digits, hyphens or underscores, but "${settings.functionName}" was given.`);
+  requireInteger('pollers', settings.pollers, 1, 100);
+  requireInteger('functionTimeoutMs', settings.functionTimeoutMs, 1, 900_000);
+  requireInteger('waitTimeSeconds', settings.waitTimeSeconds, 0, 20);
+  requireInteger('maxBatchingWindowMs', settings.maxBatchingWindowMs, 0, 300_000);
+  return settings;
+}
+
+/** The batch limits Lambda puts on a queue of this kind. */
+function checkBatching(settings: Settings, fifo: boolean): void {
+  requireInteger('batchSize', settings.batchSize, 1, fifo ? MAX_RECEIVE : 10_000);
+  if (fifo && settings.maxBatchingWindowMs > 0) throw new InboxConfigError('maxBatchingWindowMs is not available on a FIFO queue, as on Lambda: leave it 0.');
+  if (settings.batchSize > MAX_RECEIVE && settings.maxBatchingWindowMs === 0) {
+    throw new InboxConfigError(`batchSize ${settings.batchSize} is over 10: give maxBatchingWindowMs too, as Lambda requires.`);
+  }
+}
+
+/** The records an invocation's result lets the poller delete. */
+function acknowledgedRecords(result: BatchResult, records: readonly SQSRecord[]): readonly SQSRecord[] {
+  if (result.outcome === 'failed') return [];
+  if (result.outcome === 'succeeded') return records;
+  const failed = new Set(result.failedIds);
+  return records.filter((record) => !failed.has(record.messageId));
+}
+
+function countResult(stats: EventSourceStats, result: BatchResult, records: number, acknowledged: number): void {
+  if (result.outcome === 'failed') {
+    if (result.reason === 'error') stats.errors += 1;
+    else if (result.reason === 'timeout') stats.timeouts += 1;
+    else stats.invalidResponses += 1;
+  } else if (result.outcome === 'partial') {
+    stats.partialBatches += 1;
+  }
+  stats.failedRecords += records - acknowledged;
+}
+
+/** Receives a batch: one receive, or with a batching window several until the batch is full or the window is over. */
+function batchGatherer(settings: Settings, stats: EventSourceStats, stopping: AbortSignal): () => Promise<Message[]> {
+  const receive = async (count: number): Promise<Message[]> => {
+    const { Messages } = await settings.client.send(new ReceiveMessageCommand({
+      QueueUrl: settings.queueUrl,
+      MaxNumberOfMessages: count,
+      WaitTimeSeconds: settings.waitTimeSeconds,
+      MessageSystemAttributeNames: ['All'],
+      MessageAttributeNames: ['All'],
+    }), { abortSignal: stopping });
+    return Messages ?? [];
+  };
+  return async () => {
+    const messages = await receive(Math.min(MAX_RECEIVE, settings.batchSize));
+    if (messages.length === 0 || settings.maxBatchingWindowMs === 0) return messages;
+    const windowEnd = performance.now() + settings.maxBatchingWindowMs;
+    while (messages.length < settings.batchSize && performance.now() < windowEnd && !stopping.aborted) {
+      try {
+        messages.push(...await receive(Math.min(MAX_RECEIVE, settings.batchSize - messages.length)));
+      } catch (error) {
+        // What was gathered is in flight already: invoke with it rather than leave it hidden for a visibility timeout.
+        if (!stopping.aborted) {
+          stats.receiveFailures += 1;
+          quietly(() => settings.onError(error, 'receive'));
+        }
+        break;
+      }
+    }
+    return messages;
+  };
+}
+
+/** Deletes acknowledged records in batches of 10 and answers how many SQS deleted; a failure is counted, not thrown. */
+function recordDeleter(settings: Settings, stats: EventSourceStats): (records: readonly SQSRecord[]) => Promise<number> {
+  return async (records) => {
+    let deleted = 0;
+    for (let start = 0; start < records.length; start += MAX_RECEIVE) {
+      const chunk = records.slice(start, start + MAX_RECEIVE);
+      try {
+        const { Failed } = await settings.client.send(new DeleteMessageBatchCommand({
+          QueueUrl: settings.queueUrl,
+          Entries: chunk.map((record, index) => ({ Id: String(index), ReceiptHandle: record.receiptHandle })),
+        }));
+        const failed = Failed?.length ?? 0;
+        deleted += chunk.length - failed;
+        stats.deleteFailures += failed;
+        if (failed > 0) quietly(() => settings.onError(new Error(`DeleteMessageBatch refused ${failed} entries: ${JSON.stringify(Failed)}`), 'delete'));
+      } catch (error) {
+        stats.deleteFailures += chunk.length;
+        quietly(() => settings.onError(error, 'delete'));
+      }
+    }
+    return deleted;
+  };
 }
 
 /**
@@ -159,81 +259,17 @@ function queueFromArn(arn: string): EventSourceQueue & { accountId: string } {
  * ```
  */
 export async function startEventSource(options: StartEventSourceOptions): Promise<RunningEventSource> {
-  const settings = { ...DEFAULTS, ...options };
-  if (!settings.client || typeof settings.client.send !== 'function') throw new InboxConfigError('client must be an SQSClient.');
-  if (typeof settings.queueUrl !== 'string' || settings.queueUrl === '') throw new InboxConfigError('queueUrl must be the URL of an SQS queue.');
-  if (typeof settings.handler !== 'function') throw new InboxConfigError('handler must be a function (event, context) => Promise<SQSBatchResponse | void>.');
-  if (!FUNCTION_NAME.test(settings.functionName)) throw new InboxConfigError(`functionName must be 1 to 64 letters, digits, hyphens or underscores, but "${settings.functionName}" was given.`);
-  requireInteger('pollers', settings.pollers, 1, 100);
-  requireInteger('functionTimeoutMs', settings.functionTimeoutMs, 1, 900_000);
-  requireInteger('waitTimeSeconds', settings.waitTimeSeconds, 0, 20);
-  requireInteger('maxBatchingWindowMs', settings.maxBatchingWindowMs, 0, 300_000);
-
+  const settings = checkedSettings(options);
   const { Attributes } = await settings.client.send(new GetQueueAttributesCommand({ QueueUrl: settings.queueUrl, AttributeNames: ['QueueArn', 'FifoQueue'] }));
-  const fifo = Attributes?.FifoQueue === 'true';
+  checkBatching(settings, Attributes?.FifoQueue === 'true');
   const queue = queueFromArn(Attributes?.QueueArn ?? '');
-  requireInteger('batchSize', settings.batchSize, 1, fifo ? MAX_RECEIVE : 10_000);
-  if (fifo && settings.maxBatchingWindowMs > 0) throw new InboxConfigError('maxBatchingWindowMs is not available on a FIFO queue, as on Lambda: leave it 0.');
-  if (settings.batchSize > MAX_RECEIVE && settings.maxBatchingWindowMs === 0) {
-    throw new InboxConfigError(`batchSize ${settings.batchSize} is over 10: give maxBatchingWindowMs too, as Lambda requires.`);
-  }
 
   const stats: EventSourceStats = {
     invocations: 0, records: 0, deleted: 0, failedRecords: 0, errors: 0, timeouts: 0, invalidResponses: 0, partialBatches: 0, deleteFailures: 0, receiveFailures: 0,
   };
   const stopping = new AbortController();
-
-  const receive = async (count: number): Promise<Message[]> => {
-    const { Messages } = await settings.client.send(new ReceiveMessageCommand({
-      QueueUrl: settings.queueUrl,
-      MaxNumberOfMessages: count,
-      WaitTimeSeconds: settings.waitTimeSeconds,
-      MessageSystemAttributeNames: ['All'],
-      MessageAttributeNames: ['All'],
-    }), { abortSignal: stopping.signal });
-    return Messages ?? [];
-  };
-
-  // One receive, or with a batching window several until the batch is full or the window is over.
-  const gather = async (): Promise<Message[]> => {
-    const messages = await receive(Math.min(MAX_RECEIVE, settings.batchSize));
-    if (messages.length === 0 || settings.maxBatchingWindowMs === 0) return messages;
-    const windowEnd = performance.now() + settings.maxBatchingWindowMs;
-    while (messages.length < settings.batchSize && performance.now() < windowEnd && !stopping.signal.aborted) {
-      try {
-        messages.push(...await receive(Math.min(MAX_RECEIVE, settings.batchSize - messages.length)));
-      } catch (error) {
-        // What was gathered is in flight already: invoke with it rather than leave it hidden for a visibility timeout.
-        if (!stopping.signal.aborted) {
-          stats.receiveFailures += 1;
-          quietly(() => settings.onError(error, 'receive'));
-        }
-        break;
-      }
-    }
-    return messages;
-  };
-
-  const deleteRecords = async (records: readonly SQSRecord[]): Promise<number> => {
-    let deleted = 0;
-    for (let start = 0; start < records.length; start += MAX_RECEIVE) {
-      const chunk = records.slice(start, start + MAX_RECEIVE);
-      try {
-        const { Failed } = await settings.client.send(new DeleteMessageBatchCommand({
-          QueueUrl: settings.queueUrl,
-          Entries: chunk.map((record, index) => ({ Id: String(index), ReceiptHandle: record.receiptHandle })),
-        }));
-        const failed = Failed?.length ?? 0;
-        deleted += chunk.length - failed;
-        stats.deleteFailures += failed;
-        if (failed > 0) quietly(() => settings.onError(new Error(`DeleteMessageBatch refused ${failed} entries: ${JSON.stringify(Failed)}`), 'delete'));
-      } catch (error) {
-        stats.deleteFailures += chunk.length;
-        quietly(() => settings.onError(error, 'delete'));
-      }
-    }
-    return deleted;
-  };
+  const gather = batchGatherer(settings, stats, stopping.signal);
+  const deleteRecords = recordDeleter(settings, stats);
 
   const runBatch = async (poller: number, messages: Message[]): Promise<void> => {
     const started = performance.now();
@@ -242,18 +278,8 @@ export async function startEventSource(options: StartEventSourceOptions): Promis
     stats.invocations += 1;
     stats.records += records.length;
     const result = batchResult(await invokeWithTimeout(settings.handler, { Records: records }, context, settings.functionTimeoutMs), records, settings.reportBatchItemFailures);
-    let acknowledged: readonly SQSRecord[] = records;
-    if (result.outcome === 'failed') {
-      acknowledged = [];
-      if (result.reason === 'error') stats.errors += 1;
-      else if (result.reason === 'timeout') stats.timeouts += 1;
-      else stats.invalidResponses += 1;
-    } else if (result.outcome === 'partial') {
-      const failed = new Set(result.failedIds);
-      acknowledged = records.filter((record) => !failed.has(record.messageId));
-      stats.partialBatches += 1;
-    }
-    stats.failedRecords += records.length - acknowledged.length;
+    const acknowledged = acknowledgedRecords(result, records);
+    countResult(stats, result, records.length, acknowledged.length);
     const deleted = acknowledged.length === 0 ? 0 : await deleteRecords(acknowledged);
     stats.deleted += deleted;
     quietly(() => settings.onBatch({ poller, requestId: context.awsRequestId, records, result, deleted, durationMs: performance.now() - started }));
@@ -270,8 +296,8 @@ export async function startEventSource(options: StartEventSourceOptions): Promis
         if (stopping.signal.aborted) return;
         stats.receiveFailures += 1;
         quietly(() => settings.onError(error, 'receive'));
-        await sleep(BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)]!);
         failures += 1;
+        await sleep(backoffDelay(failures, RECEIVE_BACKOFF));
         continue;
       }
       // Messages received as the stop came are still handed over: dropping them would hide them for a visibility timeout.

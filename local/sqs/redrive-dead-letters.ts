@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ListMessageMoveTasksCommand, StartMessageMoveTaskCommand, type ListMessageMoveTasksResultEntry, type SQSClient } from '@aws-sdk/client-sqs';
+import { sleep } from '../../functions/inbox/internal.js';
 
 /** Options of `redriveDeadLetters`. */
 export interface RedriveOptions {
