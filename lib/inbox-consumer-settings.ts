@@ -115,8 +115,13 @@ export function queueFacts(queue: sqs.IQueue): QueueFacts {
 /**
  * The secret a cluster made in this app carries (`DatabaseCluster.secret`, `ServerlessCluster.secret`);
  * `IDatabaseCluster` itself does not declare one, and an imported cluster has none.
+ *
+ * @example
+ * ```ts
+ * const secret = props.secret ?? clusterSecret(props.cluster); // undefined for an imported cluster
+ * ```
  */
-function clusterSecret(cluster: rds.IDatabaseCluster): secretsmanager.ISecret | undefined {
+export function clusterSecret(cluster: rds.IDatabaseCluster): secretsmanager.ISecret | undefined {
   const secret: unknown = Reflect.get(cluster, 'secret');
   const looksLikeSecret = typeof secret === 'object' && secret !== null && 'secretArn' in secret && 'grantRead' in secret;
   return looksLikeSecret ? (secret as secretsmanager.ISecret) : undefined;

@@ -1,0 +1,173 @@
+import { Token } from 'aws-cdk-lib';
+import type { Duration } from 'aws-cdk-lib';
+import { InfraConfigError } from './infra-config-error.js';
+import { INBOX_KAFKA_CONSUMER_DEFAULTS, KAFKA_LIMITS } from './inbox-kafka-consumer-settings.js';
+import type { InboxKafkaConsumerSettings } from './inbox-kafka-consumer-settings.js';
+import type { SelfManagedKafkaSource } from './inbox-kafka-consumer-props.js';
+
+/** One thing an `InboxKafkaConsumer` refuses: `breaks` says whether the settings do it, `message` what to change. */
+export interface InboxKafkaConsumerRule {
+  readonly breaks: (s: InboxKafkaConsumerSettings) => boolean;
+  readonly message: (s: InboxKafkaConsumerSettings) => string;
+}
+
+const seconds = (d: Duration): string => `${d.toSeconds({ integral: false })} s`;
+const isWhole = (n: number, range: { readonly min: number; readonly max: number }): boolean => Number.isInteger(n) && n >= range.min && n <= range.max;
+const isShare = (n: number): boolean => n > 0 && n < 1;
+const isAcu = (n: number): boolean => Number.isInteger(n * 2) && n >= 0.5 && n <= 256;
+const known = (value: string): boolean => !Token.isUnresolved(value);
+const selfManaged = (s: InboxKafkaConsumerSettings): SelfManagedKafkaSource | undefined =>
+  (s.props.source.kind === 'self-managed' ? s.props.source : undefined);
+
+/** Kafka's own topic name rule. */
+const TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
+/** Lambda's consumer group id rule (CreateEventSourceMapping, ConsumerGroupId). */
+const CONSUMER_GROUP_ID = /^[a-zA-Z0-9\-/*:_+=.@]{1,200}$/;
+/** An MSK cluster (provisioned or serverless) ARN; the role's kafka-cluster resources are derived from it. */
+const MSK_CLUSTER_ARN = /^arn:aws[a-z-]*:kafka:[a-z0-9-]+:\d{12}:cluster\/[^/]+\/[^/]+$/;
+
+/**
+ * Everything an `InboxKafkaConsumer` refuses at synth time, checked in this order before anything
+ * is built. Each message quotes the value given. The CDK checks none of the provisioned-mode
+ * dependencies: without this table such a stack synthesizes and fails at deploy.
+ *
+ * @example
+ * ```ts
+ * const broken = INBOX_KAFKA_CONSUMER_RULES.filter((rule) => rule.breaks(settings)).map((rule) => rule.message(settings));
+ * ```
+ */
+export const INBOX_KAFKA_CONSUMER_RULES: readonly InboxKafkaConsumerRule[] = [
+  {
+    breaks: (s) => s.provisionedPollers === undefined,
+    message: () => 'The kit answers every Kafka batch with a partial batch response (ReportBatchItemFailures), and Lambda takes one from a Kafka '
+      + 'event source only in provisioned mode (the CDK does not check this: the deploy would fail); without it one failed record would '
+      + 'fail its whole batch. But provisionedPollers false was provided: drop it (the default is minimumPollers 1) or give { minimumPollers, maximumPollers }.',
+  },
+  {
+    breaks: (s) => s.provisionedPollers === undefined && s.onFailure.kind === 'kafka',
+    message: (s) => `An on-failure Kafka topic (KafkaDlq ${s.onFailure.kafkaTopic ?? ''}) needs provisioned mode, but provisionedPollers false was provided.`,
+  },
+  {
+    breaks: (s) => s.provisionedPollers?.minimumPollers !== undefined && !isWhole(s.provisionedPollers.minimumPollers, KAFKA_LIMITS.minimumPollers),
+    message: (s) => `provisionedPollers.minimumPollers must be a whole number from ${KAFKA_LIMITS.minimumPollers.min} to ${KAFKA_LIMITS.minimumPollers.max}, `
+      + `but ${s.provisionedPollers?.minimumPollers} was provided.`,
+  },
+  {
+    breaks: (s) => s.provisionedPollers?.maximumPollers !== undefined && !isWhole(s.provisionedPollers.maximumPollers, KAFKA_LIMITS.maximumPollers),
+    message: (s) => `provisionedPollers.maximumPollers must be a whole number from ${KAFKA_LIMITS.maximumPollers.min} to ${KAFKA_LIMITS.maximumPollers.max}, `
+      + `but ${s.provisionedPollers?.maximumPollers} was provided.`,
+  },
+  {
+    breaks: (s) => (s.provisionedPollers?.minimumPollers ?? 0) > (s.provisionedPollers?.maximumPollers ?? Infinity),
+    message: (s) => `provisionedPollers.minimumPollers (${s.provisionedPollers?.minimumPollers}) must not exceed maximumPollers `
+      + `(${s.provisionedPollers?.maximumPollers}${s.props.provisionedPollers && s.props.provisionedPollers.maximumPollers !== undefined ? '' : ', derived from clusterMaxCapacity'}).`,
+  },
+  {
+    breaks: (s) => s.props.clusterMaxCapacity !== undefined && !isAcu(s.props.clusterMaxCapacity),
+    message: (s) => `clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 (the cluster's Aurora Serverless v2 maximum), but ${s.props.clusterMaxCapacity} was provided.`,
+  },
+  {
+    breaks: (s) => s.retryAttempts === -1,
+    message: () => 'Retries must be bounded, but retryAttempts -1 (infinite) was provided: a record retried forever holds its partition back until it '
+      + `leaves the topic, and with an on-failure destination Lambda would cap it at 10 anyway. Give ${KAFKA_LIMITS.retryAttempts.min} to `
+      + `${KAFKA_LIMITS.retryAttempts.max} (the default is ${INBOX_KAFKA_CONSUMER_DEFAULTS.retryAttempts}); then the record goes to the on-failure destination.`,
+  },
+  {
+    breaks: (s) => s.retryAttempts !== -1 && !isWhole(s.retryAttempts, KAFKA_LIMITS.retryAttempts),
+    message: (s) => `retryAttempts must be a whole number from ${KAFKA_LIMITS.retryAttempts.min} to ${KAFKA_LIMITS.retryAttempts.max} (5 attempts at least, so a `
+      + `lock wait or a throttle does not dead-letter a good record), but ${s.retryAttempts} was provided.`,
+  },
+  {
+    breaks: (s) => s.props.maxRecordAge !== undefined && !isWhole(s.props.maxRecordAge.toSeconds({ integral: false }), KAFKA_LIMITS.maxRecordAgeSeconds),
+    message: (s) => `maxRecordAge must be whole seconds from ${KAFKA_LIMITS.maxRecordAgeSeconds.min} s to ${KAFKA_LIMITS.maxRecordAgeSeconds.max} s (7 days), `
+      + `but ${seconds(s.props.maxRecordAge!)} was provided.`,
+  },
+  {
+    breaks: (s) => !isWhole(s.batchSize, KAFKA_LIMITS.batchSize),
+    message: (s) => `batchSize must be a whole number from ${KAFKA_LIMITS.batchSize.min} to ${KAFKA_LIMITS.batchSize.max}, but ${s.batchSize} was provided.`,
+  },
+  {
+    breaks: (s) => s.timeout.toMilliseconds() < INBOX_KAFKA_CONSUMER_DEFAULTS.minimumTimeout.toMilliseconds(),
+    message: (s) => `The function timeout must be at least ${seconds(INBOX_KAFKA_CONSUMER_DEFAULTS.minimumTimeout)}: the runtime starts no record in the last 5 s `
+      + `(deadlineMarginMs) and a claim may wait 5 s on a lock (lockTimeoutMs), so a shorter one fails batches without trying them. `
+      + `But ${seconds(s.timeout)} was provided.`,
+  },
+  {
+    breaks: (s) => s.topicRetention.toMilliseconds() <= 0,
+    message: (s) => `topicRetention is how long the topic keeps a record (its retention.ms), so it is more than 0, but ${seconds(s.topicRetention)} was provided.`,
+  },
+  {
+    breaks: (s) => s.inboxRetention.toMilliseconds() < s.longestRecordLife.toMilliseconds(),
+    message: (s) => 'The inbox retention must be at least the topic\'s retention plus the on-failure queue\'s: a record can be delivered again '
+      + 'while the topic holds it, and replayed from its failure notice while the queue holds that; a shorter one lets a late delivery find no '
+      + `claim and be applied again. But an inboxRetention of ${seconds(s.inboxRetention)} was provided for a topicRetention of ${seconds(s.topicRetention)} `
+      + `plus an on-failure queue retention of ${s.onFailure.retention === undefined ? '0 s (none the construct can read)' : seconds(s.onFailure.retention)}: `
+      + `raise inboxRetention to ${seconds(s.longestRecordLife)}.`,
+  },
+  {
+    breaks: (s) => s.onFailure.kind === 'kafka' && s.onFailure.kafkaTopic === s.props.topic,
+    message: (s) => `The on-failure topic must not be the consumed topic, but KafkaDlq ${s.props.topic} was provided for topic ${s.props.topic}: `
+      + 'a failed record would come back to the consumer that failed it. Give another topic of the same cluster.',
+  },
+  {
+    breaks: (s) => s.onFailure.fifo,
+    message: (s) => `Lambda does not deliver failures to a FIFO ${s.onFailure.kind === 'sns' ? 'SNS topic' : 'SQS queue'}, but a FIFO one was provided `
+      + 'as onFailure: give a standard one.',
+  },
+  {
+    breaks: (s) => known(s.props.topic) && !TOPIC_NAME.test(s.props.topic),
+    message: (s) => `topic must be a Kafka topic name (1 to 249 letters, digits, '.', '_' or '-'), but "${s.props.topic}" was provided.`,
+  },
+  {
+    breaks: (s) => known(s.consumerGroupId) && !CONSUMER_GROUP_ID.test(s.consumerGroupId),
+    message: (s) => `consumerGroupId must be 1 to 200 letters, digits or -/*:_+=.@, but "${s.consumerGroupId}" was provided.`,
+  },
+  {
+    breaks: (s) => s.props.source.kind === 'msk' && known(s.props.source.clusterArn) && !MSK_CLUSTER_ARN.test(s.props.source.clusterArn),
+    message: (s) => 'source.clusterArn must be an MSK cluster ARN (arn:aws:kafka:<region>:<account>:cluster/<name>/<uuid>), '
+      + `but "${s.props.source.kind === 'msk' ? s.props.source.clusterArn : ''}" was provided.`,
+  },
+  {
+    breaks: (s) => selfManaged(s) !== undefined && selfManaged(s)!.bootstrapServers.length === 0,
+    message: () => 'source.bootstrapServers lists no broker: give at least one host:port.',
+  },
+  {
+    breaks: (s) => selfManaged(s)?.vpc !== undefined && (selfManaged(s)!.vpcSubnets === undefined || selfManaged(s)!.securityGroup === undefined),
+    message: (s) => `Brokers in a VPC are reached from its subnets with a security group, but source.vpc was provided without `
+      + `${selfManaged(s)!.vpcSubnets === undefined ? 'vpcSubnets' : 'securityGroup'}: give both.`,
+  },
+  {
+    breaks: (s) => selfManaged(s) !== undefined && selfManaged(s)!.vpc === undefined && selfManaged(s)!.secret === undefined,
+    message: () => 'Brokers outside a VPC are reached over the internet, which Lambda does only with credentials, but source.secret was not '
+      + 'provided: give the secret (and its authenticationMethod), or the broker VPC with vpcSubnets and securityGroup.',
+  },
+  {
+    breaks: (s) => !isShare(s.duplicateRateThreshold),
+    message: (s) => `duplicateRateThreshold is a share between 0 and 1 (0.1 means 10 %), but ${s.duplicateRateThreshold} was provided.`,
+  },
+  {
+    breaks: (s) => !isShare(s.failedRateThreshold),
+    message: (s) => `failedRateThreshold is a share between 0 and 1 (0.05 means 5 %), but ${s.failedRateThreshold} was provided.`,
+  },
+  {
+    breaks: (s) => !(Number.isInteger(s.offsetLagThreshold) && s.offsetLagThreshold >= 1),
+    message: (s) => `offsetLagThreshold is a number of records, a whole number of at least 1, but ${s.offsetLagThreshold} was provided.`,
+  },
+  {
+    breaks: (s) => s.secret === undefined,
+    message: () => 'The cluster has no secret the construct can see (an imported cluster has none): pass the secret the Data API signs in with as secret.',
+  },
+];
+
+/**
+ * Throws `InfraConfigError` with the message of every rule the settings break, one a line.
+ *
+ * @example
+ * ```ts
+ * validateInboxKafkaConsumer(resolveKafkaSettings(props, this)); // before any resource is made
+ * ```
+ */
+export function validateInboxKafkaConsumer(settings: InboxKafkaConsumerSettings): void {
+  const broken = INBOX_KAFKA_CONSUMER_RULES.filter((rule) => rule.breaks(settings)).map((rule) => rule.message(settings));
+  if (broken.length > 0) throw new InfraConfigError(`InboxKafkaConsumer ${settings.serviceName}: ${broken.join('\n')}`);
+}
