@@ -1,3 +1,5 @@
+export { AlarmTopic } from './alarm-topic.js';
+export type { AlarmTopicProps } from './alarm-topic.js';
 export { InboxConsumer } from './inbox-consumer.js';
 export type { InboxConsumerAlarms } from './inbox-consumer.js';
 export type { InboxConsumerProps } from './inbox-consumer-props.js';
