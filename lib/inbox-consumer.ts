@@ -7,6 +7,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { INBOX_ENV } from '../functions/inbox/environment.js';
+import { grantDataApiCalls } from './data-api-access.js';
 import { inboxFunction } from './inbox-function.js';
 import type { InboxConsumerProps } from './inbox-consumer-props.js';
 import { validateInboxConsumer } from './inbox-consumer-rules.js';
@@ -44,6 +45,7 @@ export interface InboxConsumerAlarms {
 const WARNINGS = {
   importedQueue: 'sqs-inbox:importedQueueRedrivePolicy',
   unknownCapacity: 'sqs-inbox:clusterCapacityUnknown',
+  ownerSecret: 'sqs-inbox:clusterOwnerSecret',
 } as const;
 
 /**
@@ -53,14 +55,17 @@ const WARNINGS = {
  * of the same kind after 5 receives, an inbox retention no shorter than any message's life, a
  * concurrency cap sized to the cluster, and alarms on the DLQ, the backlog, function errors and
  * throttles, collisions, rejected messages and the duplicate and failed rates, sent to an alarm
- * topic when one is given. Unsafe combinations are refused at synth time with `InfraConfigError`;
- * what cannot be checked (an imported queue's redrive policy, an unknown cluster capacity) is
- * warned about.
+ * topic when one is given. The function signs in to the database with the `secret` it is given, for
+ * a role of its own with only its tables' privileges, and may read that secret alone. Unsafe
+ * combinations are refused at synth time with `InfraConfigError`; what cannot be checked (an
+ * imported queue's redrive policy, an unknown cluster capacity) and a function left to sign in as
+ * the cluster's owner are warned about.
  *
  * @example
  * ```ts
  * const orders = new InboxConsumer(this, 'OrderWorker', {
  *   cluster,                                   // rds.DatabaseCluster with enableDataApi: true
+ *   secret: workerSecret,                      // rds.DatabaseSecret of the worker's own database role
  *   databaseName: 'inbox',
  *   entry: 'functions/order-worker/index.ts',
  *   queueProps: { fifo: true },
@@ -80,7 +85,7 @@ export class InboxConsumer extends Construct {
   public readonly lambdaFunction: nodejs.NodejsFunction;
   /** The SQS event source mapping, with partial batch responses on. */
   public readonly eventSourceMapping: lambda.EventSourceMapping;
-  /** The secret the Data API signs in with. */
+  /** The secret the Data API signs in with: the function's own, or the cluster's (its owner's) when none was given. */
   public readonly secret: secretsmanager.ISecret;
   /** Whether the queue is FIFO. */
   public readonly fifo: boolean;
@@ -120,9 +125,14 @@ export class InboxConsumer extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
       },
     });
-    // The cluster's grant reads its own secret too; a secret given separately needs its own.
-    props.cluster.grantDataApiAccess(this.lambdaFunction);
-    if (props.secret) props.secret.grantRead(this.lambdaFunction);
+    if (props.secret) {
+      // The Data API calls and the function's own secret only: cluster.grantDataApiAccess would
+      // also let it read the cluster's secret, and sign in as the owner.
+      grantDataApiCalls(props.cluster, this.lambdaFunction);
+      props.secret.grantRead(this.lambdaFunction);
+    } else {
+      props.cluster.grantDataApiAccess(this.lambdaFunction);
+    }
 
     this.queue.grantConsumeMessages(this.lambdaFunction);
     this.eventSourceMapping = new lambda.EventSourceMapping(this, 'EventSource', {
@@ -191,6 +201,11 @@ export class InboxConsumer extends Construct {
     if (settings.props.queue !== undefined && settings.queue.hasRedrivePolicy === undefined) {
       Annotations.of(this).addWarningV2(WARNINGS.importedQueue, 'The imported queue\'s redrive policy cannot be read at synth time: make sure it moves '
         + 'failing messages to a dead-letter queue, and pass that queue as deadLetterQueue for its alarm.');
+    }
+    if (settings.props.secret === undefined) {
+      Annotations.of(this).addWarningV2(WARNINGS.ownerSecret, 'No secret was given, so the function signs in with the cluster\'s own secret: the owner\'s '
+        + 'credentials, which may change or drop any table. Give it a secret of its own for a database role with only its tables\' privileges '
+        + '(rds.DatabaseSecret, a role granted in a migration, its password set from the secret), as the reference stack does.');
     }
     if (settings.maxConcurrency === undefined) {
       Annotations.of(this).addWarningV2(WARNINGS.unknownCapacity, 'No clusterMaxCapacity (or maxConcurrency) was given, so the event source has no concurrency '

@@ -1,3 +1,4 @@
+export { DATA_API_ACTIONS, grantDataApiCalls } from './data-api-access.js';
 export { InboxConsumer } from './inbox-consumer.js';
 export type { InboxConsumerAlarms } from './inbox-consumer.js';
 export type { InboxConsumerProps } from './inbox-consumer-props.js';
