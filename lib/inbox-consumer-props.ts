@@ -21,13 +21,17 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 export interface InboxConsumerProps {
   /**
    * The Aurora cluster the handler reaches through the RDS Data API. Its Data API is switched on
-   * by the grant if it was left unset; a cluster with `enableDataApi: false` is refused by the CDK.
+   * by the grant if it was left unset; a cluster with `enableDataApi: false` is refused.
    */
   readonly cluster: rds.IDatabaseCluster;
 
   /**
-   * The secret holding the database credentials the Data API signs in with.
-   * @default the cluster's own secret (`cluster.secret`); an imported cluster has none, so pass one
+   * The secret `{ username, password }` of the function's own database role, which the Data API
+   * signs in with. The function may read this secret and make the Data API calls on the cluster,
+   * nothing more: IAM cannot tie rds-data calls to a secret, so being able to read no other secret
+   * is what keeps it to its role. Grant the role only what the handler does, in a migration.
+   * @default the cluster's own secret (`cluster.secret`), the owner's credentials, with a synth
+   * warning; an imported cluster has none, so pass one
    */
   readonly secret?: secretsmanager.ISecret;
 

@@ -7,6 +7,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { INBOX_ENV } from '../functions/inbox/environment.js';
+import { grantDatabaseSignIn } from './data-api-access.js';
 import { inboxFunction } from './inbox-function.js';
 import type { InboxConsumerProps } from './inbox-consumer-props.js';
 import { validateInboxConsumer } from './inbox-consumer-rules.js';
@@ -53,14 +54,17 @@ const WARNINGS = {
  * of the same kind after 5 receives, an inbox retention no shorter than any message's life, a
  * concurrency cap sized to the cluster, and alarms on the DLQ, the backlog, function errors and
  * throttles, collisions, rejected messages and the duplicate and failed rates, sent to an alarm
- * topic when one is given. Unsafe combinations are refused at synth time with `InfraConfigError`;
- * what cannot be checked (an imported queue's redrive policy, an unknown cluster capacity) is
- * warned about.
+ * topic when one is given. The function signs in to the database with the `secret` it is given, for
+ * a role of its own with only its tables' privileges, and may read that secret alone. Unsafe
+ * combinations are refused at synth time with `InfraConfigError`; what cannot be checked (an
+ * imported queue's redrive policy, an unknown cluster capacity) and a function left to sign in as
+ * the cluster's owner are warned about.
  *
  * @example
  * ```ts
  * const orders = new InboxConsumer(this, 'OrderWorker', {
  *   cluster,                                   // rds.DatabaseCluster with enableDataApi: true
+ *   secret: workerSecret,                      // rds.DatabaseSecret of the worker's own database role
  *   databaseName: 'inbox',
  *   entry: 'functions/order-worker/index.ts',
  *   queueProps: { fifo: true },
@@ -80,7 +84,7 @@ export class InboxConsumer extends Construct {
   public readonly lambdaFunction: nodejs.NodejsFunction;
   /** The SQS event source mapping, with partial batch responses on. */
   public readonly eventSourceMapping: lambda.EventSourceMapping;
-  /** The secret the Data API signs in with. */
+  /** The secret the Data API signs in with: the function's own, or the cluster's (its owner's) when none was given. */
   public readonly secret: secretsmanager.ISecret;
   /** Whether the queue is FIFO. */
   public readonly fifo: boolean;
@@ -120,9 +124,7 @@ export class InboxConsumer extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
       },
     });
-    // The cluster's grant reads its own secret too; a secret given separately needs its own.
-    props.cluster.grantDataApiAccess(this.lambdaFunction);
-    if (props.secret) props.secret.grantRead(this.lambdaFunction);
+    grantDatabaseSignIn(this, props.cluster, this.lambdaFunction, props.secret);
 
     this.queue.grantConsumeMessages(this.lambdaFunction);
     this.eventSourceMapping = new lambda.EventSourceMapping(this, 'EventSource', {

@@ -7,6 +7,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { INBOX_ENV } from '../functions/inbox/environment.js';
+import { grantDatabaseSignIn } from './data-api-access.js';
 import { inboxFunction } from './inbox-function.js';
 import type { InboxKafkaConsumerProps } from './inbox-kafka-consumer-props.js';
 import { validateInboxKafkaConsumer } from './inbox-kafka-consumer-rules.js';
@@ -106,9 +107,7 @@ export class InboxKafkaConsumer extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
       },
     });
-    // As InboxConsumer: the cluster's grant reads its own secret too; a secret given separately needs its own.
-    props.cluster.grantDataApiAccess(this.lambdaFunction);
-    if (props.secret) props.secret.grantRead(this.lambdaFunction);
+    grantDatabaseSignIn(this, props.cluster, this.lambdaFunction, props.secret);
     grantKafkaAccess(this.lambdaFunction, {
       source: props.source,
       topic: props.topic,

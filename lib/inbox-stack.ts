@@ -12,6 +12,8 @@ import type { Construct } from 'constructs';
 import { INBOX_ENV } from '../functions/inbox/environment.js';
 import { AlarmTopic } from './alarm-topic.js';
 import { cleanupAlarms } from './cleanup-alarms.js';
+import { grantDataApiCalls } from './data-api-access.js';
+import { INBOX_DATABASE_ROLES, ROLE_SECRETS_ENV } from './database-roles.js';
 import { InboxConsumer } from './inbox-consumer.js';
 import { InboxDashboard } from './inbox-dashboard.js';
 import { inboxFunction } from './inbox-function.js';
@@ -56,11 +58,23 @@ const CLEANUP_SERVICE_NAME = 'inbox-cleanup';
 /** The database the inbox and the example's tables live in. */
 const DATABASE_NAME = 'inbox';
 
+/** The secrets of the functions' own database roles (see `INBOX_DATABASE_ROLES`). */
+export interface DatabaseRoleSecrets {
+  /** `inbox_worker`: the order worker's. */
+  readonly worker: rds.DatabaseSecret;
+  /** `inbox_cleanup`: the cleanup's. */
+  readonly cleanup: rds.DatabaseSecret;
+}
+
 /**
  * The reference deployment: an Aurora PostgreSQL Serverless v2 cluster (Data API on, pausing at
  * 0 ACU, encrypted, credentials in Secrets Manager) in isolated subnets of a VPC with no NAT; the
  * migrations applied by a custom resource on each deploy that changes them; the order worker as an
- * `InboxConsumer` on a FIFO queue, outside the VPC; the inbox cleanup on an EventBridge schedule;
+ * `InboxConsumer` on a FIFO queue, outside the VPC; the inbox cleanup on an EventBridge schedule.
+ * Each function signs in to the database as a role of its own, through a secret only it may read:
+ * the migrate function as the owner (the master secret), the worker as `inbox_worker`, the cleanup
+ * as `inbox_cleanup`, whose grants are in migrations/0003_database_roles.sql and whose passwords the
+ * migrate function sets from their secrets;
  * one alarm topic for every alarm (with an e-mail subscription when `alarmEmail` is set); a
  * dashboard; and outputs for the queue URLs, the cluster ARN, the secret ARN and the alarm topic.
  *
@@ -73,6 +87,8 @@ const DATABASE_NAME = 'inbox';
  */
 export class InboxStack extends Stack {
   public readonly cluster: rds.DatabaseCluster;
+  /** The secrets of the worker's and the cleanup's database roles. */
+  public readonly roleSecrets: DatabaseRoleSecrets;
   public readonly orderWorker: InboxConsumer;
   public readonly migrations: CustomResource;
   public readonly cleanupSchedule: events.Rule;
@@ -92,9 +108,9 @@ export class InboxStack extends Stack {
     const metricsNamespace = `SqsInbox/${config.stage}`;
 
     this.cluster = this.makeCluster(config, this.makeNetwork());
+    this.roleSecrets = this.makeRoleSecrets();
     const databaseEnvironment = {
       [INBOX_ENV.clusterArn]: this.cluster.clusterArn,
-      [INBOX_ENV.secretArn]: this.cluster.secret!.secretArn,
       [INBOX_ENV.databaseName]: DATABASE_NAME,
     };
     const { migrateFunction, providerRole, migrations } = this.makeMigrations(sources, databaseEnvironment);
@@ -103,6 +119,7 @@ export class InboxStack extends Stack {
 
     this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
       cluster: this.cluster,
+      secret: this.roleSecrets.worker,
       databaseName: DATABASE_NAME,
       entry: sources.workerEntry,
       queueProps: { fifo: true },
@@ -128,6 +145,10 @@ export class InboxStack extends Stack {
 
     suppressInboxStackFindings({
       cluster: this.cluster,
+      roleSecrets: [
+        { role: INBOX_DATABASE_ROLES.worker, secret: this.roleSecrets.worker },
+        { role: INBOX_DATABASE_ROLES.cleanup, secret: this.roleSecrets.cleanup },
+      ],
       migrateFunction,
       providerRole,
       deletionProtection: config.deletionProtection,
@@ -168,8 +189,33 @@ export class InboxStack extends Stack {
     });
   }
 
-  /** The migrate function and the custom resource that runs it when the migrations or their database change. */
-  private makeMigrations(sources: Required<InboxStackSources>, environment: Record<string, string>) {
+  /**
+   * A generated `{ username, password }` secret for each of the worker's and the cleanup's database
+   * roles (30 characters, made by Secrets Manager: the value is never in the template). Secrets
+   * Manager encrypts them at rest with its KMS key, as the master secret. A customer managed key
+   * would gate nothing more: the CDK's Secret lets every principal of the account use its key
+   * through Secrets Manager, as the AWS managed key does, so what keeps each function to its own
+   * role is that it may read its own secret only. Deleted with the stack: the migrate function sets
+   * the roles' passwords from whatever secrets the next stack has.
+   */
+  private makeRoleSecrets(): DatabaseRoleSecrets {
+    return {
+      worker: new rds.DatabaseSecret(this, 'WorkerDatabaseSecret', { username: INBOX_DATABASE_ROLES.worker }),
+      cleanup: new rds.DatabaseSecret(this, 'CleanupDatabaseSecret', { username: INBOX_DATABASE_ROLES.cleanup }),
+    };
+  }
+
+  /**
+   * The migrate function and the custom resource that runs it when the migrations, their database
+   * or the role secrets change. It alone signs in as the owner, and it may read the role secrets to
+   * set the roles' passwords.
+   */
+  private makeMigrations(sources: Required<InboxStackSources>, databaseEnvironment: Record<string, string>) {
+    const roleSecrets = Stack.of(this).toJsonString({
+      [INBOX_DATABASE_ROLES.worker]: this.roleSecrets.worker.secretArn,
+      [INBOX_DATABASE_ROLES.cleanup]: this.roleSecrets.cleanup.secretArn,
+    });
+    const environment: Record<string, string> = { ...databaseEnvironment, [INBOX_ENV.secretArn]: this.cluster.secret!.secretArn, [ROLE_SECRETS_ENV]: roleSecrets };
     const migrateFunction = inboxFunction(this, 'MigrateFunction', {
       entry: sources.migrateEntry,
       timeout: Duration.minutes(5),
@@ -187,7 +233,10 @@ export class InboxStack extends Stack {
         ],
       },
     });
+    // The Data API calls and the master secret: the owner, who runs the migrations.
     this.cluster.grantDataApiAccess(migrateFunction);
+    this.roleSecrets.worker.grantRead(migrateFunction);
+    this.roleSecrets.cleanup.grantRead(migrateFunction);
     const providerLogs = new logs.LogGroup(this, 'MigrationsProviderLogs', { retention: logs.RetentionDays.ONE_MONTH });
     const providerRole = new iam.Role(this, 'MigrationsProviderRole', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
@@ -203,12 +252,14 @@ export class InboxStack extends Stack {
       serviceToken: migrationsProvider.serviceToken,
       resourceType: 'Custom::InboxMigrations',
       // Any change of these is an Update, which the function acts on only when they are its own:
-      // new migrations, or a new cluster or database (which then gets every migration). A rollback
-      // sends the older values to the newer function, which leaves the database alone.
+      // new migrations, a new cluster or database (which then gets every migration), or new role
+      // secrets (whose passwords it then sets). A rollback sends the older values to the newer
+      // function, which leaves the database alone.
       properties: {
         MigrationsHash: migrationsHash(sources.migrationsDir),
         ClusterArn: environment[INBOX_ENV.clusterArn],
         DatabaseName: environment[INBOX_ENV.databaseName],
+        RoleSecrets: roleSecrets,
       },
     });
     // The writer instance, not only the cluster, must be up before the Data API answers.
@@ -216,8 +267,12 @@ export class InboxStack extends Stack {
     return { migrateFunction, providerRole, migrations };
   }
 
-  /** The cleanup function on its schedule, after the migrations, with alarms on its errors and a lasting backlog. */
+  /**
+   * The cleanup function on its schedule, after the migrations, with alarms on its errors and a
+   * lasting backlog; it signs in as `inbox_cleanup` and may read that role's secret alone.
+   */
   private makeCleanup(config: InboxStackConfig, entry: string, environment: Record<string, string>) {
+    const secret = this.roleSecrets.cleanup;
     const cleanupFunction = inboxFunction(this, 'CleanupFunction', {
       entry,
       timeout: Duration.minutes(10),
@@ -226,12 +281,15 @@ export class InboxStack extends Stack {
       description: `Deletes inbox rows older than ${config.retentionDays} days`,
       environment: {
         ...environment,
+        [INBOX_ENV.secretArn]: secret.secretArn,
         [INBOX_ENV.retentionDays]: String(config.retentionDays),
         [INBOX_ENV.cleanupBatchSize]: String(config.cleanupBatchSize),
         POWERTOOLS_SERVICE_NAME: CLEANUP_SERVICE_NAME,
       },
     });
-    this.cluster.grantDataApiAccess(cleanupFunction);
+    grantDataApiCalls(this.cluster, cleanupFunction);
+    secret.grantRead(cleanupFunction);
+    // Its role, and the role's password, exist once the migrations have run.
     cleanupFunction.node.addDependency(this.migrations);
     const schedule = new events.Rule(this, 'CleanupSchedule', {
       description: 'Runs the inbox cleanup',
@@ -250,7 +308,7 @@ export class InboxStack extends Stack {
     new CfnOutput(this, 'QueueUrl', { value: this.orderWorker.queue.queueUrl, description: 'FIFO queue of the order worker' });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.orderWorker.deadLetterQueue!.queueUrl, description: 'Its dead-letter queue' });
     new CfnOutput(this, 'ClusterArn', { value: this.cluster.clusterArn, description: 'Aurora cluster (Data API resource ARN)' });
-    new CfnOutput(this, 'SecretArn', { value: this.cluster.secret!.secretArn, description: 'Secrets Manager secret of the database credentials' });
+    new CfnOutput(this, 'SecretArn', { value: this.cluster.secret!.secretArn, description: "Secrets Manager secret of the database owner's credentials" });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'SNS topic of every alarm: subscribe to it' });
     new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
   }

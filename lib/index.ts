@@ -1,5 +1,6 @@
 export { AlarmTopic } from './alarm-topic.js';
 export type { AlarmTopicProps } from './alarm-topic.js';
+export { DATA_API_ACTIONS, grantDataApiCalls } from './data-api-access.js';
 export { InboxConsumer } from './inbox-consumer.js';
 export type { InboxConsumerAlarms } from './inbox-consumer.js';
 export type { InboxConsumerProps } from './inbox-consumer-props.js';

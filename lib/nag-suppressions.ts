@@ -2,10 +2,13 @@ import { Stack, Validations } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as rds from 'aws-cdk-lib/aws-rds';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 
 /** The parts of the reference stack whose cdk-nag findings are accepted, and why they are there. */
 export interface InboxStackFindings {
   readonly cluster: rds.DatabaseCluster;
+  /** The secrets of the functions' database roles, by role. */
+  readonly roleSecrets: readonly { readonly role: string; readonly secret: secretsmanager.Secret }[];
   readonly migrateFunction: lambda.Function;
   readonly providerRole: iam.Role;
   /** The context setting: the deletion protection finding is accepted only when it is off. */
@@ -19,7 +22,7 @@ export interface InboxStackFindings {
  *
  * @example
  * ```ts
- * suppressInboxStackFindings({ cluster, migrateFunction, providerRole, deletionProtection: config.deletionProtection });
+ * suppressInboxStackFindings({ cluster, roleSecrets, migrateFunction, providerRole, deletionProtection: config.deletionProtection });
  * ```
  */
 export function suppressInboxStackFindings(findings: InboxStackFindings): void {
@@ -31,6 +34,15 @@ export function suppressInboxStackFindings(findings: InboxStackFindings): void {
       + 'endpoint (about 15 USD a month for two AZs), which the pausing reference stack avoids. Rotate with '
       + '`aws secretsmanager rotate-secret` after adding an endpoint, or add cluster.addRotationSingleUser() in a stack that has one.',
   });
+  for (const { role, secret } of findings.roleSecrets) {
+    Validations.of(secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: `The password of database role ${role} is not rotated: a rotation Lambda would have to reach Secrets Manager and the `
+        + 'database from the VPC (a NAT gateway or interface endpoint the pausing stack avoids) and set the role\'s password itself. '
+        + `The migrate function sets ${role}'s password from this secret each time it runs (a deploy that changes the migrations, `
+        + 'the cluster or the role secrets).',
+    });
+  }
   Validations.of(cluster).acknowledge({
     id: 'AwsSolutions-RDS6',
     reason: 'Nothing connects to the cluster with database credentials over the network: every caller uses the RDS Data API, '

@@ -4,32 +4,44 @@ import type { MigrationReport } from '../inbox/migrations/index.js';
 /** What the CDK Provider framework expects back from an onEvent handler. */
 export interface MigrationsResourceResponse {
   readonly PhysicalResourceId: string;
-  /** `Skipped` says why an Update was left alone; absent when the migrations ran. */
-  readonly Data?: { readonly Applied: string; readonly AlreadyApplied: string; readonly Skipped?: string };
+  /**
+   * `Skipped` says why an Update was left alone; absent when the migrations ran. `Roles` names the
+   * roles whose password was set (never a password); absent when the function manages none.
+   */
+  readonly Data?: { readonly Applied: string; readonly AlreadyApplied: string; readonly Skipped?: string; readonly Roles?: string };
 }
 
 /**
- * What the function was deployed with: the hash of the migrations it bundles and the database its
- * environment points at. The stack puts the same three values on the custom resource.
+ * What the function was deployed with: the hash of the migrations it bundles, the database its
+ * environment points at, and the secrets of the function roles. The stack puts the same values on
+ * the custom resource.
  */
 export interface DeployedMigrations {
   readonly hash: string;
   readonly clusterArn: string;
   readonly databaseName: string;
+  /** The DATABASE_ROLE_SECRETS JSON; absent for a stack without function roles. */
+  readonly roleSecrets?: string;
+}
+
+/** What a run did: the migrations, and the roles whose password it set. */
+export interface MigrationsApplied extends MigrationReport {
+  /** @default none */
+  readonly roles?: readonly string[];
 }
 
 /** How `onMigrationsEvent` learns what it was deployed with and applies the migrations. */
 export interface MigrationsRun {
   /** Reads the bundled migrations' hash and the target; not called on Delete. */
   readonly bundled: () => Promise<DeployedMigrations>;
-  /** Applies the pending migrations. */
-  readonly apply: () => Promise<MigrationReport>;
+  /** Applies the pending migrations, then sets the function roles' passwords. */
+  readonly apply: () => Promise<MigrationsApplied>;
 }
 
 type MigrationsEvent = Pick<CloudFormationCustomResourceEvent, 'RequestType' | 'ResourceProperties'> & { PhysicalResourceId?: string };
 
 /** The resource properties the stack sets, by the field of `DeployedMigrations` they must equal. */
-const PROPERTIES = { hash: 'MigrationsHash', clusterArn: 'ClusterArn', databaseName: 'DatabaseName' } as const;
+const PROPERTIES = { hash: 'MigrationsHash', clusterArn: 'ClusterArn', databaseName: 'DatabaseName', roleSecrets: 'RoleSecrets' } as const;
 
 /** Why an Update is not for this function, or `undefined` when it is. */
 function foreignUpdate(event: MigrationsEvent, deployed: DeployedMigrations): string | undefined {
@@ -42,10 +54,11 @@ function foreignUpdate(event: MigrationsEvent, deployed: DeployedMigrations): st
 }
 
 /**
- * The custom resource's answer to one CloudFormation event. Create applies the pending migrations.
- * Update applies them when the event's properties (MigrationsHash, ClusterArn, DatabaseName) are
- * the function's own, which is the case when a deploy changed the migrations or replaced the
- * cluster (a new cluster gets every migration); an Update for any other template, such as the
+ * The custom resource's answer to one CloudFormation event. Create applies the pending migrations
+ * and sets the function roles' passwords. Update does both when the event's properties
+ * (MigrationsHash, ClusterArn, DatabaseName, RoleSecrets) are the function's own, which is the case
+ * when a deploy changed the migrations, replaced the cluster (a new cluster gets every migration)
+ * or changed a role's secret; an Update for any other template, such as the
  * rollback of a failed deploy, which runs the newer function with the older properties, is
  * answered without touching the database. Delete leaves the database alone, because dropping the
  * inbox on a stack change would forget every claim. A throw (a bad migration names its file) makes
@@ -66,8 +79,9 @@ export async function onMigrationsEvent(event: MigrationsEvent, run: MigrationsR
     }
   }
   const report = await run.apply();
+  const roles = report.roles ?? [];
   return {
     PhysicalResourceId: physicalResourceId,
-    Data: { Applied: report.applied.join(','), AlreadyApplied: report.alreadyApplied.join(',') },
+    Data: { Applied: report.applied.join(','), AlreadyApplied: report.alreadyApplied.join(','), ...(roles.length > 0 ? { Roles: roles.join(',') } : {}) },
   };
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { DataApiCredentials } from './secrets.js';
 import { badRequest, serviceUnavailable } from './service-errors.js';
 
 /** Every value as the server's text: the operations format fields by column type themselves. */
@@ -11,8 +12,9 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Connections to the databases of one PostgreSQL server, as Aurora's Data API keeps them: a pool per
- * database for autocommit calls, and a connection of its own per open transaction. Sessions run in UTC with
- * the Data API's statement timeout.
+ * database and signed-in user for autocommit calls, and a connection of its own per open
+ * transaction. A call signs in as its secret's user, or as the URL's user when it brings no
+ * credentials. Sessions run in UTC with the Data API's statement timeout.
  *
  * @example
  * ```ts
@@ -34,11 +36,15 @@ export class Connections {
     return decodeURIComponent(this.server.pathname.replace(/^\//, '')) || 'postgres';
   }
 
-  private config(database: string | undefined): pg.ClientConfig {
+  private config(database: string | undefined, login: DataApiCredentials | undefined): pg.ClientConfig {
     const name = this.databaseName(database);
     if (name.length > DATABASE_NAME_MAX) throw badRequest(`database must be at most ${DATABASE_NAME_MAX} characters.`);
     const url = new URL(this.server.toString());
     url.pathname = `/${encodeURIComponent(name)}`;
+    if (login !== undefined) {
+      url.username = encodeURIComponent(login.username);
+      url.password = encodeURIComponent(login.password);
+    }
     return {
       connectionString: url.toString(),
       types: TEXT_TYPES,
@@ -53,9 +59,9 @@ export class Connections {
     return database === undefined || database === '' ? this.defaultDatabase : database;
   }
 
-  /** The pool of autocommit calls on a database. */
-  public pool(database: string | undefined): pg.Pool {
-    return this.poolOf(this.pools, database, POOL_SIZE.autocommit);
+  /** The pool of autocommit calls on a database, signed in as `login` (else the URL's user). */
+  public pool(database: string | undefined, login?: DataApiCredentials): pg.Pool {
+    return this.poolOf(this.pools, database, login, POOL_SIZE.autocommit);
   }
 
   /**
@@ -63,9 +69,9 @@ export class Connections {
    * connections (apart from the autocommit pool, so open transactions never starve it). The caller
    * releases it, destroying it when it may be in a bad state.
    */
-  public async client(database: string | undefined): Promise<pg.PoolClient> {
+  public async client(database: string | undefined, login?: DataApiCredentials): Promise<pg.PoolClient> {
     try {
-      return await this.poolOf(this.transactionPools, database, POOL_SIZE.transaction).connect();
+      return await this.poolOf(this.transactionPools, database, login, POOL_SIZE.transaction).connect();
     } catch (error) {
       if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message)) {
         throw serviceUnavailable(`All ${POOL_SIZE.transaction} transaction connections are in use; commit or roll back open transactions.`);
@@ -74,14 +80,16 @@ export class Connections {
     }
   }
 
-  private poolOf(pools: Map<string, pg.Pool>, database: string | undefined, max: number): pg.Pool {
+  private poolOf(pools: Map<string, pg.Pool>, database: string | undefined, login: DataApiCredentials | undefined, max: number): pg.Pool {
     const name = this.databaseName(database);
-    let pool = pools.get(name);
+    // A new password (a rotated secret) gets a pool of its own; sessions signed in before keep running, as on a server.
+    const key = login === undefined ? name : JSON.stringify([name, login.username, login.password]);
+    let pool = pools.get(key);
     if (pool === undefined) {
-      pool = new pg.Pool({ ...this.config(name), max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      pool = new pg.Pool({ ...this.config(name, login), max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       // A dropped idle connection must not take the emulator down; the next call reconnects.
       pool.on('error', () => undefined);
-      pools.set(name, pool);
+      pools.set(key, pool);
     }
     return pool;
   }

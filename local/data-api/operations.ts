@@ -4,14 +4,17 @@ import type { ColumnTypes } from './column-types.js';
 import type { Connections } from './connections.js';
 import { bindStatement, type BoundStatement } from './parameters.js';
 import { cappedBody, executeResponse, type ResultOptions, type StatementOutcome } from './results.js';
-import { badRequest, databaseError, internalError, ServiceError, statementTimeout, validationError } from './service-errors.js';
+import { credentialsFor, type DataApiCredentials, type DataApiSecrets } from './secrets.js';
+import { badRequest, databaseError, internalError, ServiceError, signInRefused, statementTimeout, validationError } from './service-errors.js';
 import type { OpenTransaction, Transactions } from './transactions.js';
 
-/** What the operations share: the server's connections, the open transactions, the type cache. */
+/** What the operations share: the server's connections, the open transactions, the type cache, the secrets. */
 export interface OperationContext {
   readonly connections: Connections;
   readonly transactions: Transactions;
   readonly types: ColumnTypes;
+  /** Secrets by ARN; `undefined`: every call signs in as the server URL's user. */
+  readonly secrets: DataApiSecrets | undefined;
 }
 
 /** A request body, already parsed from JSON. */
@@ -48,10 +51,13 @@ function oneOf<T extends string>(value: unknown, member: string, allowed: readon
   return value as T;
 }
 
-/** resourceArn and secretArn: required on every operation; the emulator serves any cluster. */
-function requireTarget(body: RequestBody): void {
+/**
+ * resourceArn and secretArn: required on every operation; the emulator serves any cluster. Returns
+ * the credentials of the secret the call signs in with (none when the emulator has no secrets).
+ */
+function requireTarget(body: RequestBody, context: OperationContext): DataApiCredentials | undefined {
   requiredString(body, 'resourceArn');
-  requiredString(body, 'secretArn');
+  return credentialsFor(context.secrets, requiredString(body, 'secretArn'));
 }
 
 /** The SQL of an Execute or BatchExecute: one statement, as the service allows. */
@@ -83,6 +89,8 @@ export function serviceErrorOf(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
   if (error instanceof pg.DatabaseError) {
     if (error.code === '57014' && STATEMENT_TIMEOUT.test(error.message)) return statementTimeout();
+    // Class 28 at sign-in: the secret's user or password was refused.
+    if (error.severity === 'FATAL' && error.code?.startsWith('28')) return signInRefused(error.message);
     return databaseError(error);
   }
   return internalError();
@@ -117,8 +125,13 @@ async function onTransaction<T>(context: OperationContext, id: unknown, work: (t
 }
 
 /** Autocommit: one statement as its own implicit transaction, on a pooled connection. */
-async function onPool<T>(context: OperationContext, database: string | undefined, work: (client: pg.PoolClient, database: string) => Promise<T>): Promise<T> {
-  const client = await context.connections.pool(database).connect();
+async function onPool<T>(
+  context: OperationContext,
+  database: string | undefined,
+  login: DataApiCredentials | undefined,
+  work: (client: pg.PoolClient, database: string) => Promise<T>,
+): Promise<T> {
+  const client = await context.connections.pool(database, login).connect();
   let broken: Error | undefined;
   try {
     return await work(client, context.connections.databaseName(database));
@@ -131,7 +144,7 @@ async function onPool<T>(context: OperationContext, database: string | undefined
 }
 
 const executeStatement: Operation = async (body, context) => {
-  requireTarget(body);
+  const login = requireTarget(body, context);
   const sql = singleStatement(body);
   const options = resultOptions(body);
   const statement = bindStatement(sql, body.parameters);
@@ -142,11 +155,11 @@ const executeStatement: Operation = async (body, context) => {
       return respond(outcome, tx.database, tx.client, options, context);
     });
   }
-  return onPool(context, database, async (client, name) => respond(await run(client, statement), name, client, options, context));
+  return onPool(context, database, login, async (client, name) => respond(await run(client, statement), name, client, options, context));
 };
 
 const batchExecuteStatement: Operation = async (body, context) => {
-  requireTarget(body);
+  const login = requireTarget(body, context);
   const sql = singleStatement(body);
   const sets = body.parameterSets ?? [[]];
   if (!Array.isArray(sets)) throw badRequest('parameterSets must be a list of parameter lists.');
@@ -159,7 +172,7 @@ const batchExecuteStatement: Operation = async (body, context) => {
     return onTransaction(context, body.transactionId, (tx) => runAll(tx.client));
   }
   // Without a transaction the whole batch commits or none of it does.
-  return onPool(context, optionalString(body, 'database'), async (client) => {
+  return onPool(context, optionalString(body, 'database'), login, async (client) => {
     await client.query('BEGIN');
     try {
       const response = await runAll(client);
@@ -173,22 +186,23 @@ const batchExecuteStatement: Operation = async (body, context) => {
 };
 
 const beginTransaction: Operation = async (body, context) => {
-  requireTarget(body);
+  const login = requireTarget(body, context);
   const database = optionalString(body, 'database');
-  const client = await context.connections.client(database);
+  // The transaction's statements run on this connection, as the user of the secret that began it.
+  const client = await context.connections.client(database, login);
   const transactionId = await context.transactions.begin(context.connections.databaseName(database), client);
   return JSON.stringify({ transactionId });
 };
 
 const commitTransaction: Operation = async (body, context) => {
-  requireTarget(body);
+  requireTarget(body, context);
   const tx = context.transactions.take(requiredString(body, 'transactionId'));
   await context.transactions.finish(tx, 'COMMIT');
   return JSON.stringify({ transactionStatus: 'Transaction Committed' });
 };
 
 const rollbackTransaction: Operation = async (body, context) => {
-  requireTarget(body);
+  requireTarget(body, context);
   const tx = context.transactions.take(requiredString(body, 'transactionId'));
   await context.transactions.finish(tx, 'ROLLBACK');
   return JSON.stringify({ transactionStatus: 'Rollback Complete' });

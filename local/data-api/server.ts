@@ -4,6 +4,7 @@ import { listenOnLoopback, readBody } from '../loopback-http.js';
 import { Connections } from './connections.js';
 import { Faults, type Latency } from './faults.js';
 import { OPERATIONS, serviceErrorOf, type OperationContext, type RequestBody } from './operations.js';
+import type { DataApiSecrets } from './secrets.js';
 import { badRequest, ServiceError, unknownOperation } from './service-errors.js';
 import { Transactions } from './transactions.js';
 
@@ -31,6 +32,15 @@ export interface StartDataApiOptions {
    * @default 0
    */
   readonly latencyMs?: Latency;
+  /**
+   * Secrets by ARN, as Secrets Manager would hand them to the Data API. Given, each call signs in
+   * as the `username` and `password` of the secret its `secretArn` names, so a database role's
+   * privileges hold as on Aurora; a secret not listed gets SecretsErrorException, a password the
+   * server refuses BadRequestException. Read on every call: change an entry's password to model a
+   * rotated secret (connections signed in before stay open, as on a server).
+   * @default none: every call signs in as the user of `databaseUrl`, whatever secret it names
+   */
+  readonly secrets?: DataApiSecrets;
 }
 
 /** Calls answered so far, by operation name (ExecuteStatement, BeginTransaction, ...). */
@@ -89,7 +99,8 @@ function checkedMs(name: string, value: number, min: number): number {
  * Starts a local RDS Data API on 127.0.0.1 in front of a PostgreSQL server, faithful enough that
  * the real `@aws-sdk/client-rds-data` behaves against it as against Aurora Serverless v2: the five
  * restJson1 operations, typed errors, `:name` parameters bound as Aurora binds them, one connection
- * per transaction with the idle and statement timeouts, the 1 MiB response cap. SigV4 is not checked.
+ * per transaction with the idle and statement timeouts, the 1 MiB response cap, and, when given
+ * `secrets`, each call signed in as its secret's user. SigV4 and IAM are not checked.
  *
  * @example
  * ```ts
@@ -105,7 +116,7 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
   if (typeof settings.databaseUrl !== 'string' || settings.databaseUrl === '') throw new RangeError('startDataApi needs a databaseUrl.');
   const connections = new Connections(settings.databaseUrl, checkedMs('statementTimeoutMs', settings.statementTimeoutMs, 1));
   const transactions = new Transactions(checkedMs('idleTimeoutMs', settings.idleTimeoutMs, 1));
-  const context: OperationContext = { connections, transactions, types: new ColumnTypes() };
+  const context: OperationContext = { connections, transactions, types: new ColumnTypes(), secrets: settings.secrets };
   const faults = new Faults(settings.latencyMs);
   let calls: Record<string, number> = {};
   let errors: Record<string, number> = {};

@@ -36,6 +36,20 @@ export const transactionNotFound = (transactionId: string) =>
 /** A statement that ran past the statement timeout; it was cancelled. */
 export const statementTimeout = () => new ServiceError('StatementTimeoutException', 400, 'Request timed out');
 
+/**
+ * The secret a call names cannot be used: the SDK's SecretsErrorException, documented for "the
+ * secret provided wasn't found" (also a retrieval timeout or a secret that cannot be decrypted).
+ */
+export const secretsError = (message: string) => new ServiceError('SecretsErrorException', 400, message);
+
+/**
+ * The database refused the secret's user at sign-in (a wrong password, a role that does not exist
+ * or may not log in). The service's answer is best evidence, not documented: users report
+ * `BadRequestException: FATAL: password authentication failed for user "..."`
+ * (ArsenyYankovsky/typeorm-aurora-data-api-driver#86).
+ */
+export const signInRefused = (message: string) => new ServiceError('BadRequestException', 400, `FATAL: ${message}`);
+
 /** A paused Aurora Serverless database being woken up. */
 export const databaseResuming = () =>
   new ServiceError('DatabaseResumingException', 400, 'The Aurora DB instance is resuming after being auto-paused. Please wait a few seconds and try again.');

@@ -305,8 +305,9 @@ describe('the concurrency cap, from the cluster capacity', () => {
     expect(scaling({ clusterMaxCapacity: 8, maxConcurrency: 3 })).toEqual({ MaximumConcurrency: 3 });
   });
 
-  it('warns about nothing when the capacity is given', () => {
-    const { stack } = consumerTemplate({ clusterMaxCapacity: 8 });
+  it('warns about nothing when the capacity and a secret of its own are given', () => {
+    const { stack, cluster } = clusterStack();
+    new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), clusterMaxCapacity: 8, secret: new rds.DatabaseSecret(stack, 'OwnSecret', { username: 'inbox_worker' }) });
     Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
   });
 });

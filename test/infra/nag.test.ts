@@ -48,12 +48,21 @@ describe('cdk-nag AwsSolutions on the reference stack', () => {
   it('gives every acknowledgment a reason of its own', () => {
     const acks = acknowledgments(referenceStack().stack);
     expect(acks.map((ack) => ack.rule.replace(/^Annotation::/, '').replace(/\[.*$/, '')).sort())
-      .toEqual(['AwsSolutions-IAM5', 'AwsSolutions-RDS10', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4']);
+      .toEqual(['AwsSolutions-IAM5', 'AwsSolutions-RDS10', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4', 'AwsSolutions-SMG4', 'AwsSolutions-SMG4']);
     for (const ack of acks) {
       expect(typeof ack.reason).toBe('string');
       expect((ack.reason as string).length).toBeGreaterThan(60);
     }
     expect(new Set(acks.map((ack) => ack.reason)).size).toBe(acks.length);
+  });
+
+  it('accepts unrotated secrets only for the owner and the two function roles, each reason naming its role', () => {
+    const rotation = acknowledgments(referenceStack().stack).filter((ack) => ack.rule.endsWith('AwsSolutions-SMG4'));
+    expect(rotation.map((ack) => ack.path).sort()).toEqual([
+      'SqsInbox-nag/CleanupDatabaseSecret', 'SqsInbox-nag/Database/Secret', 'SqsInbox-nag/WorkerDatabaseSecret',
+    ]);
+    expect(rotation.find((ack) => ack.path.endsWith('WorkerDatabaseSecret'))?.reason).toContain('inbox_worker');
+    expect(rotation.find((ack) => ack.path.endsWith('CleanupDatabaseSecret'))?.reason).toContain('inbox_cleanup');
   });
 });
 

@@ -1,0 +1,67 @@
+import { Annotations, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as rds from 'aws-cdk-lib/aws-rds';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { InfraConfigError } from './infra-config-error.js';
+
+/** The RDS Data API calls the kit makes, as AWS's minimum policy lists them (data-api.access). */
+export const DATA_API_ACTIONS = [
+  'rds-data:BatchExecuteStatement',
+  'rds-data:BeginTransaction',
+  'rds-data:CommitTransaction',
+  'rds-data:ExecuteStatement',
+  'rds-data:RollbackTransaction',
+] as const;
+
+/**
+ * Lets `grantee` make the Data API calls on `cluster`, and nothing else: unlike
+ * `cluster.grantDataApiAccess`, no secret is granted, so the grantee can sign in only with a secret
+ * it is given separately (`secret.grantRead`). That read is what tells the functions' database
+ * users apart: IAM's rds-data actions have no condition key naming the secret. Like the CDK's
+ * grant, it switches the Data API on for a cluster of this app that left `enableDataApi` unset,
+ * and refuses one that turned it off.
+ *
+ * @example
+ * ```ts
+ * grantDataApiCalls(cluster, cleanupFunction);
+ * cleanupSecret.grantRead(cleanupFunction);
+ * ```
+ */
+export function grantDataApiCalls(cluster: rds.IDatabaseCluster, grantee: iam.IGrantable): iam.Grant {
+  const cfn = cluster.node.defaultChild;
+  if (cfn instanceof rds.CfnDBCluster) {
+    const enabled: unknown = Stack.of(cluster).resolve(cfn.enableHttpEndpoint);
+    if (enabled === false) {
+      throw new InfraConfigError(`The cluster ${cluster.node.path} has enableDataApi: false, but the inbox reaches it only through the RDS Data API: set enableDataApi: true.`);
+    }
+    if (enabled === undefined) cfn.enableHttpEndpoint = true;
+  }
+  return iam.Grant.addToPrincipal({ grantee, actions: [...DATA_API_ACTIONS], resourceArns: [cluster.clusterArn] });
+}
+
+/** The id of the warning a consumer gives when it signs in with the cluster's own secret. */
+export const OWNER_SECRET_WARNING = 'sqs-inbox:clusterOwnerSecret';
+
+/**
+ * What a consumer function may do to reach its database: with a `secret` of its own, the Data API
+ * calls and that secret alone (`cluster.grantDataApiAccess` would also let it read the cluster's
+ * secret, and sign in as the owner); without one, the cluster's grant, and a warning on `scope`
+ * that the function signs in as the owner.
+ *
+ * @example
+ * ```ts
+ * grantDatabaseSignIn(this, cluster, fn, props.secret);
+ * ```
+ */
+export function grantDatabaseSignIn(scope: Construct, cluster: rds.IDatabaseCluster, fn: iam.IGrantable, secret: secretsmanager.ISecret | undefined): void {
+  if (secret) {
+    grantDataApiCalls(cluster, fn);
+    secret.grantRead(fn);
+    return;
+  }
+  cluster.grantDataApiAccess(fn);
+  Annotations.of(scope).addWarningV2(OWNER_SECRET_WARNING, 'No secret was given, so the function signs in with the cluster\'s own secret: the owner\'s '
+    + 'credentials, which may change or drop any table. Give it a secret of its own for a database role with only its tables\' privileges '
+    + '(rds.DatabaseSecret, a role granted in a migration, its password set from the secret), as the reference stack does.');
+}
