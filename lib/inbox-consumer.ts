@@ -1,20 +1,20 @@
 import { Annotations, Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { INBOX_ENV } from '../functions/inbox/environment.js';
 import { grantDatabaseSignIn } from './data-api-access.js';
+import { InboxConsumerBase } from './inbox-consumer-base.js';
+import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from './outcome-alarms.js';
 import { inboxFunction } from './inbox-function.js';
 import type { InboxConsumerProps } from './inbox-consumer-props.js';
 import { validateInboxConsumer } from './inbox-consumer-rules.js';
 import { INBOX_CONSUMER_DEFAULTS, resolveSettings } from './inbox-consumer-settings.js';
 import type { InboxConsumerSettings } from './inbox-consumer-settings.js';
-import { duplicateRateMetric, failedRateMetric, outcomeMetric, processingLatencyMetric } from './outcome-metrics.js';
-import type { InboxOutcome, OutcomeMetricSource } from './outcome-metrics.js';
+import type { OutcomeMetricSource } from './outcome-metrics.js';
 
 export type { InboxConsumerProps } from './inbox-consumer-props.js';
 
@@ -75,7 +75,7 @@ const WARNINGS = {
  * new CfnOutput(this, 'QueueUrl', { value: orders.queue.queueUrl });
  * ```
  */
-export class InboxConsumer extends Construct {
+export class InboxConsumer extends InboxConsumerBase {
   /** The queue the function consumes. */
   public readonly queue: sqs.IQueue;
   /** The dead-letter queue, when the construct made one or was given one. */
@@ -136,58 +136,10 @@ export class InboxConsumer extends Construct {
       reportBatchItemFailures: true,
     });
 
-    const alarmActions = [...(props.alarmActions ?? []), ...(props.alarmTopic ? [new actions.SnsAction(props.alarmTopic)] : [])];
-    this.alarms = this.makeAlarms(settings, alarmActions);
+    this.alarms = this.makeAlarms(settings, alarmActionsOf(props));
     this.warn(settings);
   }
 
-  /**
-   * The count of one outcome (`processed`, `duplicate`, `collision`, `rejected`, `failed`, `skipped`).
-   *
-   * @example
-   * ```ts
-   * dashboard.addWidgets(new cloudwatch.GraphWidget({ left: [orders.metricOutcome('failed')] }));
-   * ```
-   */
-  public metricOutcome(outcome: InboxOutcome, period?: Duration): cloudwatch.Metric {
-    return outcomeMetric(this.metricSource, outcome, period);
-  }
-
-  /**
-   * The per-record processing latency at a statistic such as `p99`.
-   *
-   * @example
-   * ```ts
-   * orders.metricProcessingLatency(cloudwatch.Stats.p(99));
-   * ```
-   */
-  public metricProcessingLatency(statistic: string, period?: Duration): cloudwatch.Metric {
-    return processingLatencyMetric(this.metricSource, statistic, period);
-  }
-
-  /**
-   * Duplicates as a share of processed plus duplicate messages.
-   *
-   * @example
-   * ```ts
-   * new cloudwatch.GraphWidget({ left: [orders.metricDuplicateRate()] });
-   * ```
-   */
-  public metricDuplicateRate(period?: Duration): cloudwatch.MathExpression {
-    return duplicateRateMetric(this.metricSource, period);
-  }
-
-  /**
-   * The failed messages as a share of processed, duplicate and failed ones.
-   *
-   * @example
-   * ```ts
-   * new cloudwatch.GraphWidget({ left: [orders.metricFailedRate()] });
-   * ```
-   */
-  public metricFailedRate(period?: Duration): cloudwatch.MathExpression {
-    return failedRateMetric(this.metricSource, period);
-  }
 
   private warn(settings: InboxConsumerSettings): void {
     if (settings.props.queue !== undefined && settings.queue.hasRedrivePolicy === undefined) {
@@ -222,65 +174,29 @@ export class InboxConsumer extends Construct {
 
   private makeAlarms(settings: InboxConsumerSettings, actions: cloudwatch.IAlarmAction[]): InboxConsumerAlarms {
     const name = settings.serviceName;
-    const atLeastOnce = {
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    };
     const alarms: InboxConsumerAlarms = {
       deadLetterQueueNotEmpty: this.deadLetterQueue
         ? new cloudwatch.Alarm(this, 'DeadLetterQueueNotEmpty', {
-            ...atLeastOnce,
+            ...ALARM_AT_LEAST_ONCE,
             metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
             alarmDescription: `${name}: messages reached the dead-letter queue after ${settings.maxReceiveCount} receives. Inspect them, fix the cause, then redrive.`,
           })
         : undefined,
       oldestMessageAge: new cloudwatch.Alarm(this, 'OldestMessageAge', {
-        ...atLeastOnce,
+        ...ALARM_AT_LEAST_ONCE,
         threshold: settings.oldestMessageAgeThreshold.toSeconds(),
         metric: this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
         alarmDescription: `${name}: the oldest message has waited ${settings.oldestMessageAgeThreshold.toSeconds()} s or more; the consumer is behind or failing.`,
       }),
-      functionErrors: new cloudwatch.Alarm(this, 'FunctionErrors', {
-        ...atLeastOnce,
-        metric: this.lambdaFunction.metricErrors({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
-        alarmDescription: `${name}: invocations failed as a whole (crash, timeout or refused event); the batch returns to the queue.`,
-      }),
-      collisions: new cloudwatch.Alarm(this, 'Collisions', {
-        ...atLeastOnce,
-        metric: this.metricOutcome('collision'),
-        alarmDescription: `${name}: an idempotency key arrived with a different body and was acknowledged without effect; a producer reuses keys.`,
-      }),
-      duplicateRate: new cloudwatch.Alarm(this, 'DuplicateRate', {
-        metric: this.metricDuplicateRate(),
-        threshold: settings.duplicateRateThreshold,
-        evaluationPeriods: 3,
-        datapointsToAlarm: 2,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        alarmDescription: `${name}: duplicates are over ${settings.duplicateRateThreshold * 100} % of processed plus duplicate messages; look for producer retries or redelivery loops.`,
-      }),
-      rejected: new cloudwatch.Alarm(this, 'Rejected', {
-        ...atLeastOnce,
-        metric: this.metricOutcome('rejected'),
-        alarmDescription: `${name}: messages were rejected (unparsable, without a usable key, or refused by the handler) and acknowledged without effect; `
-          + 'the reason of each is in consumed_message.error.',
-      }),
-      failedRate: new cloudwatch.Alarm(this, 'FailedRate', {
-        metric: this.metricFailedRate(),
-        threshold: settings.failedRateThreshold,
-        evaluationPeriods: 3,
-        datapointsToAlarm: 2,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        alarmDescription: `${name}: failed messages are over ${settings.failedRateThreshold * 100} % of processed, duplicate and failed ones; `
-          + 'they return to the queue and reach the DLQ if this lasts. Look at the database and the handler errors in the logs.',
-      }),
-      throttles: new cloudwatch.Alarm(this, 'Throttles', {
-        ...atLeastOnce,
-        metric: this.lambdaFunction.metricThrottles({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
-        alarmDescription: `${name}: invocations were throttled (account or reserved concurrency used up); messages wait and count receives towards the DLQ.`,
+      ...outcomeAlarms(this, {
+        lambdaFunction: this.lambdaFunction,
+        metricSource: this.metricSource,
+        duplicateRateThreshold: settings.duplicateRateThreshold,
+        failedRateThreshold: settings.failedRateThreshold,
+        unit: 'messages',
+        wholeBatchRetry: 'the batch returns to the queue',
+        failedRetry: 'they return to the queue and reach the DLQ if this lasts',
+        throttled: 'messages wait and count receives towards the DLQ',
       }),
     };
     for (const alarm of Object.values(alarms)) {

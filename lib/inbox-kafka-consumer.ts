@@ -5,9 +5,10 @@ import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { INBOX_ENV } from '../functions/inbox/environment.js';
 import { grantDatabaseSignIn } from './data-api-access.js';
+import { InboxConsumerBase } from './inbox-consumer-base.js';
 import { inboxFunction } from './inbox-function.js';
 import type { InboxKafkaConsumerProps } from './inbox-kafka-consumer-props.js';
 import { validateInboxKafkaConsumer } from './inbox-kafka-consumer-rules.js';
@@ -16,8 +17,7 @@ import type { InboxKafkaConsumerSettings } from './inbox-kafka-consumer-settings
 import { grantKafkaAccess, kafkaSourceMapping } from './kafka-event-source.js';
 import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from './outcome-alarms.js';
 import type { OutcomeAlarms } from './outcome-alarms.js';
-import { duplicateRateMetric, failedRateMetric, outcomeMetric, processingLatencyMetric } from './outcome-metrics.js';
-import type { InboxOutcome, OutcomeMetricSource } from './outcome-metrics.js';
+import type { OutcomeMetricSource } from './outcome-metrics.js';
 
 export type { InboxKafkaConsumerProps, InboxKafkaSource, MskSource, SelfManagedKafkaSource } from './inbox-kafka-consumer-props.js';
 
@@ -63,7 +63,7 @@ const WARNINGS = {
  * });
  * ```
  */
-export class InboxKafkaConsumer extends Construct {
+export class InboxKafkaConsumer extends InboxConsumerBase {
   /** The consumer function. */
   public readonly lambdaFunction: nodejs.NodejsFunction;
   /** The Kafka event source mapping: provisioned pollers, partial batch responses, bounded retries. */
@@ -141,53 +141,6 @@ export class InboxKafkaConsumer extends Construct {
     this.warn(settings);
   }
 
-  /**
-   * The count of one outcome (`processed`, `duplicate`, `collision`, `rejected`, `failed`, `skipped`).
-   *
-   * @example
-   * ```ts
-   * dashboard.addWidgets(new cloudwatch.GraphWidget({ left: [shipping.metricOutcome('failed')] }));
-   * ```
-   */
-  public metricOutcome(outcome: InboxOutcome, period?: Duration): cloudwatch.Metric {
-    return outcomeMetric(this.metricSource, outcome, period);
-  }
-
-  /**
-   * The per-record processing latency at a statistic such as `p99`.
-   *
-   * @example
-   * ```ts
-   * shipping.metricProcessingLatency(cloudwatch.Stats.p(99));
-   * ```
-   */
-  public metricProcessingLatency(statistic: string, period?: Duration): cloudwatch.Metric {
-    return processingLatencyMetric(this.metricSource, statistic, period);
-  }
-
-  /**
-   * Duplicates as a share of processed plus duplicate records.
-   *
-   * @example
-   * ```ts
-   * new cloudwatch.GraphWidget({ left: [shipping.metricDuplicateRate()] });
-   * ```
-   */
-  public metricDuplicateRate(period?: Duration): cloudwatch.MathExpression {
-    return duplicateRateMetric(this.metricSource, period);
-  }
-
-  /**
-   * Failed records as a share of processed, duplicate and failed ones.
-   *
-   * @example
-   * ```ts
-   * new cloudwatch.GraphWidget({ left: [shipping.metricFailedRate()] });
-   * ```
-   */
-  public metricFailedRate(period?: Duration): cloudwatch.MathExpression {
-    return failedRateMetric(this.metricSource, period);
-  }
 
   /**
    * Lambda's `OffsetLag`: how many records the consumer group is behind the last one written to
