@@ -1,0 +1,110 @@
+/**
+ * One Kafka batch through processKafkaBatch in statement mode on the Data API driver, with a
+ * simulated per-call latency: its partitions in parallel (concurrency >= partitions) beside the
+ * same records one after another, measured in the same run on the same emulator.
+ *
+ * The baseline is the same call with `concurrency: 1`: the same event, the same code path, the same
+ * one Data API call per record, so the only difference is how many partitions are in flight. It is
+ * what a consumer that walks the batch record by record does. (A loop of single-record batches
+ * would also pay the per-invocation work once per record, which flatters the kit.) The best the
+ * parallel run can do is bounded by its longest partition: records / ceil(records / partitions).
+ *
+ * Prints milliseconds per batch (median of the rounds), the process's CPU time per batch, the
+ * speed-up, and the Data API calls per record; exits with 1 when the speed-up is under the target.
+ *
+ *   npm run bench:kafka -- --latency 10 --records 100 --partitions 8 --concurrency 8 --rounds 5 --target 6
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { processKafkaBatch, sql, type KafkaEvent, type KafkaInboxOptions } from '../functions/inbox/index.js';
+import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
+import { pgDatabase } from '../functions/inbox/pg/index.js';
+import { startPostgres } from '../local/postgres.js';
+import { createScratchDatabase } from '../local/scratch-database.js';
+import { openDataApi } from '../test/support/data-api.js';
+import { shipStatement, type Ship } from '../test/support/kafka-inbox.js';
+import { kafkaEvent, kafkaRecord } from '../test/support/kafka-events.js';
+import { lambdaContext } from '../test/support/sqs-events.js';
+
+const { values: args } = parseArgs({
+  options: {
+    latency: { type: 'string', default: '10' },
+    records: { type: 'string', default: '100' },
+    partitions: { type: 'string', default: '8' },
+    concurrency: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '5' },
+    target: { type: 'string', default: '6' },
+  },
+});
+const LATENCY_MS = Number(args.latency);
+const RECORDS = Number(args.records);
+const PARTITIONS = Number(args.partitions);
+const CONCURRENCY = Number(args.concurrency);
+const ROUNDS = Number(args.rounds);
+const TARGET = Number(args.target);
+
+const server = await startPostgres();
+const scratch = await createScratchDatabase(server.url, 'bench_kafka');
+const setupDb = pgDatabase({ connectionString: scratch.url, max: 2 });
+await migrate(setupDb, await readMigrations(new URL('../migrations', import.meta.url).pathname));
+const orderIds = Array.from({ length: RECORDS }, () => randomUUID());
+await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
+await setupDb.close();
+
+const local = await openDataApi(scratch.url, { latencyMs: LATENCY_MS });
+
+/** The next batch of the topic: new offsets in every partition, so every record is a fresh claim. */
+function nextBatch(): KafkaEvent {
+  return kafkaEvent(orderIds.map((orderId, i) => kafkaRecord({ orderId }, { topic: 'orders', partition: i % PARTITIONS })));
+}
+
+function options(concurrency: number): KafkaInboxOptions<Ship> {
+  return { consumer: `bench-kafka-${concurrency}`, db: local.db, concurrency, statement: (order) => shipStatement(order.orderId) };
+}
+
+/** Wall and CPU milliseconds of one batch; refuses a batch with failures or with other than one call per record. */
+async function once(concurrency: number): Promise<{ ms: number; cpuMs: number }> {
+  const event = nextBatch();
+  local.api.resetStats();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const response = await processKafkaBatch(event, lambdaContext(), options(concurrency));
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  if (response.batchItemFailures.length > 0) throw new Error(`concurrency ${concurrency}: ${response.batchItemFailures.length} records failed`);
+  const calls = local.api.stats().total;
+  if (calls !== RECORDS) throw new Error(`concurrency ${concurrency}: ${calls} Data API calls for ${RECORDS} records`);
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+// Warm the connections and the emulator's type cache, so the first measurement is not charged for them.
+await once(CONCURRENCY);
+
+const parallel: { ms: number; cpuMs: number }[] = [];
+const sequential: { ms: number; cpuMs: number }[] = [];
+// Alternate the two, so drift on a shared machine weighs on both alike.
+for (let round = 0; round < ROUNDS; round += 1) {
+  parallel.push(await once(CONCURRENCY));
+  sequential.push(await once(1));
+}
+
+const kitMs = median(parallel.map((run) => run.ms));
+const sequentialMs = median(sequential.map((run) => run.ms));
+const ratio = sequentialMs / kitMs;
+const bound = RECORDS / Math.ceil(RECORDS / PARTITIONS);
+
+console.log(`Kafka batch of ${RECORDS} records in ${PARTITIONS} partitions, statement mode, Data API with ${LATENCY_MS} ms per call, median of ${ROUNDS} rounds`);
+// The client, the emulator and its pg pool share this process: when the CPU time nears the wall time, the batch is CPU-bound, not latency-bound.
+console.log('run                          batch ms  process CPU ms  calls/record');
+const row = (label: string, ms: number, runs: { cpuMs: number }[]) =>
+  console.log(`${label.padEnd(27)} ${ms.toFixed(1).padStart(9)}  ${median(runs.map((run) => run.cpuMs)).toFixed(1).padStart(14)}  ${'1'.padStart(12)}`);
+row(`partitions in parallel (${CONCURRENCY})`, kitMs, parallel);
+row('one after another (1)', sequentialMs, sequential);
+console.log(`speed-up ${ratio.toFixed(2)}x (bound by the longest partition: ${bound.toFixed(2)}x; target ${TARGET}x): ${ratio >= TARGET ? 'met' : 'NOT met'}`);
+if (ratio < TARGET) process.exitCode = 1;
+
+await local.close();
+await scratch.drop();
+await server.close();
