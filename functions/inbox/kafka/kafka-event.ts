@@ -63,9 +63,12 @@ export function kafkaValue(record: Pick<KafkaRecord, 'value'>): string {
   return Buffer.from(record.value ?? '', 'base64').toString('utf8');
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
  * The UTF-8 text of a record's header, or undefined when the record has none by that name (the
- * first one, when a producer sent it twice).
+ * first one, when a producer sent it twice). Throws a TypeError when the header is not a list of
+ * bytes or its bytes are not UTF-8.
  *
  * @example
  * ```ts
@@ -79,7 +82,12 @@ export function kafkaHeader(record: Pick<KafkaRecord, 'headers'>, name: string):
       if (!Array.isArray(bytes) || bytes.some((byte) => !Number.isInteger(byte) || byte < 0 || byte > 255)) {
         throw new TypeError(`header ${name} is not a list of bytes`);
       }
-      return Buffer.from(bytes).toString('utf8');
+      // Lossy decoding would map different keys to one text and drop the later message as a duplicate.
+      try {
+        return UTF8.decode(Uint8Array.from(bytes));
+      } catch {
+        throw new TypeError(`header ${name} is not UTF-8 text`);
+      }
     }
   }
   return undefined;

@@ -18,7 +18,8 @@ const MAX_REASON_LENGTH = 2000;
 
 /** The text recorded for a rejected message. */
 function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // PostgreSQL text cannot hold U+0000 (a parse error may quote a value's bytes): written out, so the row can be stored.
+  const text = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replaceAll('\u0000', '\\u0000');
   return text.length > MAX_REASON_LENGTH ? `${text.slice(0, MAX_REASON_LENGTH - 1)}…` : text;
 }
 

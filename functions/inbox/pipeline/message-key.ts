@@ -10,6 +10,8 @@ export type KeyResult =
 function checked(value: unknown, fallback: KeyFallback | undefined): KeyResult {
   if (typeof value !== 'string') return { ok: false, error: new InvalidKeyError(`the key function returned ${typeof value}, not a string`) };
   if (value === '') return { ok: false, error: new InvalidKeyError('the key is empty') };
+  // PostgreSQL text cannot hold U+0000: such a key would fail its claim on every delivery.
+  if (value.includes('\u0000')) return { ok: false, error: new InvalidKeyError('the key holds a NUL character, which PostgreSQL text cannot store') };
   if (value.length > DEFAULTS.maxKeyLength) {
     return { ok: false, error: new InvalidKeyError(`the key has ${value.length} characters, over the ${DEFAULTS.maxKeyLength} allowed`) };
   }

@@ -1,0 +1,96 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InboxConfigError, InvalidEventError, kafkaInbox, type KafkaEvent, type KafkaInboxOptions } from '../../functions/inbox/index.js';
+import { countingDatabase } from '../support/counting-database.js';
+import { drivers } from '../support/drivers.js';
+import { useInboxDatabase } from '../support/inbox-fixture.js';
+import { kafkaMessageId, shipStatement, type Ship } from '../support/kafka-inbox.js';
+import { kafkaEvent, kafkaFailures, kafkaRecord } from '../support/kafka-events.js';
+import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
+import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
+
+/** Every JSON line the Powertools utilities wrote to stdout or stderr (warnings) while capturing. */
+function captureStdout() {
+  const lines: Record<string, unknown>[] = [];
+  const collect = (chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) {
+      try { lines.push(JSON.parse(line)); } catch { /* not a structured line */ }
+    }
+    return true;
+  };
+  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(collect), vi.spyOn(process.stderr, 'write').mockImplementation(collect)];
+  return { lines, restore: () => spies.forEach((spy) => spy.mockRestore()) };
+}
+
+describe.each(drivers)('the Kafka middy middleware with Powertools on $name', (driver) => {
+  const fx = useInboxDatabase(driver);
+  let stdout: ReturnType<typeof captureStdout>;
+  beforeEach(() => { stdout = captureStdout(); });
+  afterEach(() => stdout.restore());
+
+  it('composes with injectLambdaContext and logMetrics: the Kafka batch response reaches Lambda, metrics are flushed and every record is logged', async () => {
+    const consumer = uniqueConsumer('kmw');
+    const [orderId, laterId] = await seedOrders(fx.pool, 2);
+    const logger = new Logger({ serviceName: 'orders', logLevel: 'INFO' });
+    const metrics = new Metrics({ namespace: 'sqs-inbox-test', serviceName: 'orders' });
+    const handler = middy()
+      .use(injectLambdaContext(logger))
+      .use(logMetrics(metrics))
+      .use(kafkaInbox<Ship>({ consumer, db: fx.db, logger, metrics, statement: (m) => shipStatement(m.orderId) }));
+    const ok = kafkaRecord({ orderId }, { partition: 0, headers: { 'idempotency-key': 'kmw-1' } });
+    const dup = kafkaRecord({ orderId }, { partition: 1, headers: { 'idempotency-key': 'kmw-1' } });
+    const broken = kafkaRecord({ orderId: 'nope' }, { partition: 2 });
+    const later = kafkaRecord({ orderId: laterId }, { partition: 2 });
+    const context = lambdaContext();
+
+    const response = await handler(kafkaEvent([ok, dup, broken, later]), context);
+
+    expect(response).toEqual(kafkaFailures(broken, later));
+    expect(await orderVersions(fx.pool, [orderId!, laterId!])).toEqual(new Map([[orderId, 1], [laterId, 0]]));
+    const emf = stdout.lines.find((line) => '_aws' in line);
+    expect(emf).toMatchObject({ processed: 1, duplicate: 1, failed: 1, skipped: 1, service: 'orders' });
+    expect((emf as { processingLatency: unknown }).processingLatency).toBeDefined();
+    const records = stdout.lines.filter((line) => 'outcome' in line);
+    expect(records.map((line) => line.outcome).sort()).toEqual(['duplicate', 'failed', 'processed', 'skipped']);
+    expect(records.find((line) => line.outcome === 'processed')).toMatchObject({
+      messageId: kafkaMessageId(ok), key: 'kmw-1', groupId: 'orders-0', level: 'INFO', function_request_id: context.awsRequestId,
+    });
+    expect(records.find((line) => line.outcome === 'failed')).toMatchObject({ level: 'WARN', messageId: kafkaMessageId(broken), groupId: 'orders-2' });
+    expect(records.find((line) => line.outcome === 'skipped')).toMatchObject({ level: 'WARN', messageId: kafkaMessageId(later) });
+  });
+
+  it('answers with the Kafka batch response over whatever a handler body returns', async () => {
+    const consumer = uniqueConsumer('kmw-body');
+    const handler = middy(async () => ({ batchItemFailures: [{ itemIdentifier: { partition: 'bogus-0', offset: 7 } }] }))
+      .use(kafkaInbox({ consumer, db: fx.db, handle: async () => undefined }));
+
+    expect(await handler(kafkaEvent([kafkaRecord('not json')]), lambdaContext())).toEqual({ batchItemFailures: [] });
+  });
+
+  it('refuses an SQS event before any database call, so Lambda retries the invocation', async () => {
+    const counted = countingDatabase(fx.db);
+    const handler = middy().use(kafkaInbox({ consumer: uniqueConsumer('kmw-sqs'), db: counted.db, handle: async () => undefined }));
+
+    await expect(handler(sqsEvent(sqsRecord({ a: 1 })) as unknown as KafkaEvent, lambdaContext())).rejects.toThrow(InvalidEventError);
+    expect(counted.calls()).toBe(0);
+  });
+
+  it('is silent without a logger or metrics', async () => {
+    const consumer = uniqueConsumer('kmw-quiet');
+    const handler = middy().use(kafkaInbox({ consumer, db: fx.db, handle: async () => undefined }));
+
+    await handler(kafkaEvent([kafkaRecord({ a: 1 })]), lambdaContext());
+
+    expect(stdout.lines).toEqual([]);
+  });
+
+  it('refuses bad options when it is made, not per record', () => {
+    expect(() => kafkaInbox({ consumer: 'x', db: fx.db } as KafkaInboxOptions<unknown>)).toThrow(InboxConfigError);
+    expect(() => kafkaInbox({ consumer: 'x', db: fx.db, handle: async () => undefined, concurrency: 0 })).toThrow(/concurrency must be a whole number from 1 to 1000, but 0 was given/);
+    expect(() => kafkaInbox({ consumer: 'x', db: fx.db, handle: async () => undefined, fifoFailure: 'partition' as 'group' })).toThrow(/fifoFailure must be 'group' or 'batch'/);
+  });
+});
