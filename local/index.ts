@@ -11,19 +11,16 @@ export type {
   RunningEventSource,
   StartEventSourceOptions,
 } from './event-source/index.js';
-export { KafkaLog, kafkaBatchResult, startKafkaEventSource } from './kafka/index.js';
-export type {
-  KafkaBatchReport,
-  KafkaBatchResult,
-  KafkaEventSourceFaults,
-  KafkaEventSourceStats,
-  KafkaHandler,
-  KafkaLogOptions,
-  KafkaOnFailureDestination,
-  ProduceMessage,
-  RunningKafkaEventSource,
-  StartKafkaEventSourceOptions,
-} from './kafka/index.js';
+// The Kafka stand-in's own modules, not its index: that also offers the demo's crashing handler.
+export { kafkaBatchResult } from './kafka/kafka-batch-result.js';
+export type { KafkaBatchResult } from './kafka/kafka-batch-result.js';
+export { startKafkaEventSource } from './kafka/kafka-event-source.js';
+export type { KafkaBatchReport, KafkaEventSourceStats, RunningKafkaEventSource, StartKafkaEventSourceOptions } from './kafka/kafka-event-source.js';
+export type { KafkaEventSourceFaults } from './kafka/kafka-faults.js';
+export type { KafkaHandler } from './kafka/kafka-handler.js';
+export { KafkaLog } from './kafka/kafka-log.js';
+export type { KafkaLogOptions, ProduceMessage } from './kafka/kafka-log.js';
+export type { KafkaOnFailureDestination } from './kafka/on-failure-destination.js';
 export { PostgresSetupError, startPostgres } from './postgres.js';
 export type { RunningPostgres, StartPostgresOptions } from './postgres.js';
 export { createScratchDatabase, databaseUrl } from './scratch-database.js';
