@@ -3,10 +3,10 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import { inbox } from '../inbox/index.js';
+import { inbox, kafkaInbox } from '../inbox/index.js';
 import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
 import { recordPaymentOptions } from './record-payment.js';
-import { shipOrderOptions } from './ship-order.js';
+import { kafkaShipOrderOptions, shipOrderOptions } from './ship-order.js';
 
 const logger = new Logger();
 const metrics = new Metrics();
@@ -37,3 +37,16 @@ export const paymentHandler = middy()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics))
   .use(inbox(recordPaymentOptions(db, { logger, metrics })));
+
+/**
+ * The shipping example on a Kafka topic (Amazon MSK or self-managed), for an InboxKafkaConsumer.
+ *
+ * @example
+ * ```ts
+ * // lib/: new InboxKafkaConsumer(this, 'ShipOrders', { cluster, entry: 'functions/order-worker/index.ts', handler: 'kafkaHandler', source, topic: 'orders', topicRetention })
+ * ```
+ */
+export const kafkaHandler = middy()
+  .use(injectLambdaContext(logger))
+  .use(logMetrics(metrics))
+  .use(kafkaInbox(kafkaShipOrderOptions(db, { logger, metrics })));

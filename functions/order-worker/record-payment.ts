@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { PermanentError, sql, type Database, type InboxCommonOptions, type TransactionModeOptions } from '../inbox/index.js';
+import { kafkaValue, PermanentError, sql, type Database, type InboxCommonOptions, type KafkaRecord, type Transaction, type TransactionModeOptions } from '../inbox/index.js';
 
 /** A payment received for an order. */
 export const RecordPayment = z.object({
@@ -28,9 +28,26 @@ export function parsePayment(record: SQSRecord): RecordPayment {
 }
 
 /**
- * The transaction-mode example: a payment adds to the order's paid total and is stored as a row of
- * its own, two tables in the claim's transaction. A payment for an unknown order can never succeed,
- * so it is a PermanentError: rolled back, rejected with its reason, not retried.
+ * The effect of a payment, two tables in the claim's transaction: it adds to the order's paid
+ * total and is stored as a row of its own. A payment for an unknown order can never succeed, so it
+ * is a PermanentError: rolled back, rejected with its reason, not retried.
+ *
+ * @example
+ * ```ts
+ * handle: (payment, { tx }) => recordPayment(payment, tx)
+ * ```
+ */
+export async function recordPayment(payment: RecordPayment, tx: Transaction): Promise<void> {
+  const amount = sql.decimal(payment.amount);
+  const updated = await tx.query(sql`UPDATE orders SET paid_total = paid_total + ${amount}, updated_at = now()
+    WHERE order_id = ${sql.uuid(payment.orderId)}`);
+  if (updated.rowCount === 0) throw new PermanentError(`order ${payment.orderId} does not exist`);
+  await tx.query(sql`INSERT INTO order_payments (payment_id, order_id, amount)
+    VALUES (${sql.uuid(payment.paymentId)}, ${sql.uuid(payment.orderId)}, ${amount})`);
+}
+
+/**
+ * The transaction-mode example on an SQS queue.
  *
  * @example
  * ```ts
@@ -38,18 +55,23 @@ export function parsePayment(record: SQSRecord): RecordPayment {
  * ```
  */
 export function recordPaymentOptions(db: Database, extra: Partial<Omit<InboxCommonOptions<RecordPayment>, 'db'>> = {}): TransactionModeOptions<RecordPayment> {
+  return { consumer: RECORD_PAYMENT_CONSUMER, db, parse: parsePayment, handle: (payment, { tx }) => recordPayment(payment, tx), ...extra };
+}
+
+/**
+ * The same example fed from a Kafka topic: the record's value is the body.
+ *
+ * @example
+ * ```ts
+ * export const kafkaPaymentHandler = middy().use(kafkaInbox(kafkaRecordPaymentOptions(dataApiDatabaseFromEnv())));
+ * ```
+ */
+export function kafkaRecordPaymentOptions(db: Database, extra: Partial<Omit<InboxCommonOptions<RecordPayment, KafkaRecord>, 'db'>> = {}): TransactionModeOptions<RecordPayment, KafkaRecord> {
   return {
     consumer: RECORD_PAYMENT_CONSUMER,
     db,
-    parse: parsePayment,
-    handle: async (payment, { tx }) => {
-      const amount = sql.decimal(payment.amount);
-      const updated = await tx.query(sql`UPDATE orders SET paid_total = paid_total + ${amount}, updated_at = now()
-        WHERE order_id = ${sql.uuid(payment.orderId)}`);
-      if (updated.rowCount === 0) throw new PermanentError(`order ${payment.orderId} does not exist`);
-      await tx.query(sql`INSERT INTO order_payments (payment_id, order_id, amount)
-        VALUES (${sql.uuid(payment.paymentId)}, ${sql.uuid(payment.orderId)}, ${amount})`);
-    },
+    parse: (record) => RecordPayment.parse(JSON.parse(kafkaValue(record))),
+    handle: (payment, { tx }) => recordPayment(payment, tx),
     ...extra,
   };
 }

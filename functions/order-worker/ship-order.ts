@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { sql, type Database, type InboxCommonOptions, type StatementModeOptions } from '../inbox/index.js';
+import { kafkaValue, sql, type Database, type InboxCommonOptions, type KafkaRecord, type SqlStatement, type StatementModeOptions } from '../inbox/index.js';
 
 /** A request to ship one order. */
 export const ShipOrder = z.object({
@@ -28,9 +28,21 @@ export function parseShipOrder(record: SQSRecord): ShipOrder {
 }
 
 /**
- * The classic example in statement mode: shipping an order sets its status and bumps its version,
- * in the same statement as the claim, so a message costs one round trip and a redelivery bumps
- * nothing.
+ * The effect of shipping an order: it sets the order's status and bumps its version. Given as the
+ * `statement`, it runs in the same statement as the claim, so a redelivery bumps nothing.
+ *
+ * @example
+ * ```ts
+ * statement: shipOrder
+ * ```
+ */
+export function shipOrder(order: ShipOrder): SqlStatement {
+  return sql`UPDATE orders SET status = 'shipped', version = version + 1, updated_at = now()
+    WHERE order_id = ${sql.uuid(order.orderId)}`;
+}
+
+/**
+ * The classic example in statement mode, on an SQS queue: a message costs one round trip.
  *
  * @example
  * ```ts
@@ -38,12 +50,18 @@ export function parseShipOrder(record: SQSRecord): ShipOrder {
  * ```
  */
 export function shipOrderOptions(db: Database, extra: Partial<Omit<InboxCommonOptions<ShipOrder>, 'db'>> = {}): StatementModeOptions<ShipOrder> {
-  return {
-    consumer: SHIP_ORDER_CONSUMER,
-    db,
-    parse: parseShipOrder,
-    statement: (order) => sql`UPDATE orders SET status = 'shipped', version = version + 1, updated_at = now()
-      WHERE order_id = ${sql.uuid(order.orderId)}`,
-    ...extra,
-  };
+  return { consumer: SHIP_ORDER_CONSUMER, db, parse: parseShipOrder, statement: shipOrder, ...extra };
+}
+
+/**
+ * The same example fed from a Kafka topic (Amazon MSK or self-managed): the record's value is the
+ * body; the key is its `idempotency-key` header, else its place in the log.
+ *
+ * @example
+ * ```ts
+ * export const kafkaHandler = middy().use(kafkaInbox(kafkaShipOrderOptions(dataApiDatabaseFromEnv())));
+ * ```
+ */
+export function kafkaShipOrderOptions(db: Database, extra: Partial<Omit<InboxCommonOptions<ShipOrder, KafkaRecord>, 'db'>> = {}): StatementModeOptions<ShipOrder, KafkaRecord> {
+  return { consumer: SHIP_ORDER_CONSUMER, db, parse: (record) => ShipOrder.parse(JSON.parse(kafkaValue(record))), statement: shipOrder, ...extra };
 }

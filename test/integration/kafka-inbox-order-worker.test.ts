@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { processKafkaBatch, type Outcome } from '../../functions/inbox/index.js';
+import { kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';
+import { kafkaShipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { offsetKey, redelivered } from '../support/kafka-inbox.js';
 import { kafkaEvent, kafkaRecord } from '../support/kafka-events.js';
-import { kafkaRecordPaymentOptions, kafkaShipOrderOptions } from '../support/kafka-order-worker.js';
 import { inboxRows, orderRow, seedOrders } from '../support/orders.js';
 import { lambdaContext } from '../support/sqs-events.js';
 
