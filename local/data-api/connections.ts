@@ -81,6 +81,8 @@ export class Connections {
       pool = new pg.Pool({ ...this.config(name), max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       // A dropped idle connection must not take the emulator down; the next call reconnects.
       pool.on('error', () => undefined);
+      // Nor one that drops while a call holds it (a database restart): the call gets the error from its query.
+      pool.on('connect', (client) => client.on('error', () => undefined));
       pools.set(name, pool);
     }
     return pool;

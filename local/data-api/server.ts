@@ -134,7 +134,7 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
       } catch (error) {
         const answer = serviceErrorOf(error);
         // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
-        if (!(error instanceof ServiceError) && answer.status >= 500) console.error('local Data API: unexpected error', error);
+        if (!(error instanceof ServiceError) && answer.type === 'InternalServerErrorException') console.error('local Data API: unexpected error', error);
         fail(response, answer);
       }
     })();
