@@ -64,7 +64,7 @@ describe('the fault plan', () => {
   it('injects each fault at its rate, and none at rate 0', () => {
     const never = faultPlan({ ...rates, crashRate: 0, deliverTwiceRate: 0, producerRetryRate: 0 }, 'orders', seededRandom(1));
     const always = faultPlan(rates, 'orders', seededRandom(1));
-    const message = { queueName: 'orders', messageId: 'm', body: '{}', receiveCount: 1, groupId: undefined };
+    const message = { queueName: 'orders', messageId: 'm', body: '{}', receiveCount: 1, groupId: undefined, copies: 0 };
 
     expect(never.crashAt(batch(10))).toBeUndefined();
     expect(never.sqsFaults.deliverTwice!(message)).toBe(false);
