@@ -88,9 +88,19 @@ async function runStatementMode<T>(message: T, prepared: PreparedRecord, target:
   }
 }
 
+/**
+ * The longest a live invocation's transaction can sit idle: no call of it comes after the
+ * invocation's end, so PostgreSQL may end the transaction then. A dead invocation (its process
+ * killed, or reset at its timeout) sends no rollback, and the Data API would otherwise keep its
+ * transaction, and the claim's row lock, for its 3-minute idle timeout.
+ */
+function idleBound(remainingMs: number): number | undefined {
+  return Number.isFinite(remainingMs) ? Math.max(1, Math.ceil(remainingMs)) : undefined;
+}
+
 async function runTransactionMode<T>(message: T, prepared: PreparedRecord, target: ClaimTarget, options: ResolvedOptions<T>, retry: RetryPolicy): Promise<RecordResult> {
   return withRetries(() => options.db.transaction(async (tx): Promise<RecordResult> => {
-    const { rows } = await tx.query<{ claimed: number }>(claimStatement(target));
+    const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(retry.remainingMs()) }));
     if (Number(rows[0]?.claimed) !== 1) {
       const found = await existing(tx, target);
       if (found === undefined) throw new ClaimVanishedError(target.key);
