@@ -72,6 +72,10 @@ describe('the fault plan', () => {
     expect(always.crashAt([])).toBeUndefined();
     expect(always.sqsFaults.deliverTwice!(message)).toBe(true);
     expect(always.sqsFaults.deliverTwice!({ ...message, receiveCount: 2 })).toBe(false);
+    expect(always.sqsFaults.deliverTwice!({ ...message, receiveCount: 2, copies: 1 })).toBe(false);
+    const thrice = faultPlan({ ...rates, maxCopies: 3 }, 'orders', seededRandom(1));
+    expect(thrice.sqsFaults.deliverTwice!({ ...message, receiveCount: 2, copies: 1 })).toBe(true);
+    expect(thrice.sqsFaults.deliverTwice!({ ...message, receiveCount: 3, copies: 2 })).toBe(false);
     expect(always.sqsFaults.deliverTwice!({ ...message, queueName: 'orders-dlq' })).toBe(false);
     expect(always.sqsFaults.loseResponse!({ operation: 'SendMessageBatch', queueName: 'orders' })).toBe(true);
     expect(always.sqsFaults.loseResponse!({ operation: 'DeleteMessageBatch', queueName: 'orders' })).toBe(false);
