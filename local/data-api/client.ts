@@ -1,4 +1,4 @@
-import { RDSDataClient } from '@aws-sdk/client-rds-data';
+import { RDSDataClient, type RDSDataClientConfig } from '@aws-sdk/client-rds-data';
 import { dataApiDatabase, type Database, type DataApiDatabaseOptions } from '../../functions/inbox/index.js';
 
 /** ARNs for calls to the emulator: it serves whatever cluster and secret it is asked for. */
@@ -9,7 +9,8 @@ export const LOCAL_DATA_API_TARGET = {
 
 /**
  * The real `RDSDataClient`, pointed at the local emulator with fixed credentials (the emulator does
- * not check signatures), so no AWS configuration on the machine is read.
+ * not check signatures), so no AWS configuration on the machine is read. `config` adds to that, for
+ * example a `requestHandler` with an HTTP agent of its own.
  *
  * @example
  * ```ts
@@ -17,8 +18,8 @@ export const LOCAL_DATA_API_TARGET = {
  * await client.send(new ExecuteStatementCommand({ ...LOCAL_DATA_API_TARGET, database: 'app', sql: 'SELECT 1' }));
  * ```
  */
-export function localDataApiClient(endpoint: string): RDSDataClient {
-  return new RDSDataClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+export function localDataApiClient(endpoint: string, config: Omit<RDSDataClientConfig, 'endpoint' | 'region' | 'credentials'> = {}): RDSDataClient {
+  return new RDSDataClient({ ...config, endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { processBatch, type Database, type InboxOptions, type QueryResult, type SqlStatement, type Transaction } from '../../functions/inbox/index.js';
+import type { LambdaEnvironment } from './lambda-environment.js';
 
 /**
  * Where an invocation dies. Each autocommitted statement and each transaction of the invocation is
@@ -137,8 +138,15 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
 
 /** Options of `crashingHandler`. */
 export interface CrashingHandlerOptions<T> {
-  /** The database every invocation shares. */
+  /** The database every invocation shares, unless `environment` gives each environment its own. */
   readonly db: Database;
+  /**
+   * Makes a Lambda execution environment: an invocation runs in an idle one, or a new one, and a
+   * dead invocation's environment is killed (its client cut off: nothing more leaves it) and never
+   * used again, as Lambda starts a new one after a process dies or times out.
+   * @default none: every invocation uses `db`, and a dead one's calls already handed to it still go out
+   */
+  readonly environment?: () => LambdaEnvironment;
   /** The worker's inbox options on a database: each invocation gets its own dying one. */
   readonly worker: (db: Database) => InboxOptions<T>;
   /** Decides, for a batch, where its invocation dies, or not at all. */
@@ -174,18 +182,24 @@ export interface CrashingHandlerOptions<T> {
  * ```
  */
 export function crashingHandler<T>(options: CrashingHandlerOptions<T>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
+  const idle: LambdaEnvironment[] = [];
   return async (event, context) => {
     const point = options.plan(Array.isArray(event?.Records) ? event.Records : []);
-    const dying = dyingDatabase(options.db, point, options.openTransactions);
+    const environment = options.environment === undefined ? undefined : (idle.pop() ?? options.environment());
+    const dying = dyingDatabase(environment?.db ?? options.db, point, options.openTransactions);
+    dying.death.catch((reason: Error) => environment?.kill(reason));
     const timeoutMs = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => dying.kill(new FunctionTimeoutError(timeoutMs)), timeoutMs);
+    let died = false;
     try {
       return await Promise.race([processBatch(event, context, options.worker(dying.db)), dying.death]);
     } catch (error) {
+      died = error instanceof InjectedCrashError || error instanceof FunctionTimeoutError;
       if (error instanceof InjectedCrashError) options.onCrash?.(point!);
       throw error;
     } finally {
       clearTimeout(timer);
+      if (environment !== undefined && !died) idle.push(environment);
     }
   };
 }

@@ -11,6 +11,7 @@ import { createScratchDatabase } from '../scratch-database.js';
 import { settle, type Accounts } from './accounts.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultPlan } from './fault-plan.js';
+import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
 import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
 import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
@@ -349,6 +350,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   pool.on('error', () => undefined);
   let stack: LocalStack | undefined;
   let workerDb: Database | undefined;
+  const environments: LambdaEnvironment[] = [];
   let source: RunningEventSource | undefined;
   let release: (() => Promise<void>) | undefined;
   let failed = true;
@@ -384,6 +386,12 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       queueUrl: local.queueUrl,
       handler: crashingHandler({
         db: worker,
+        // Each environment has its own Data API client, and a dead one sends nothing more.
+        environment: settings.driver === 'pg' ? undefined : () => {
+          const environment = dataApiEnvironment(local.dataApi.endpoint, new URL(database.url).pathname.slice(1));
+          environments.push(environment);
+          return environment;
+        },
         worker: (db) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome }),
         plan: faults.crashAt,
         // On the Data API a dead invocation leaves its transaction open; on pg its connection closes.
@@ -459,7 +467,11 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     };
   } finally {
     const ownWorkerDb = workerDb !== stack?.db ? workerDb : undefined;
-    const cleanup = releaseAll([() => source?.stop(), () => release?.(), () => ownWorkerDb?.close(), () => stack?.close(), () => pool.end(), () => database.close()]);
+    const cleanup = releaseAll([
+      () => source?.stop(), () => release?.(), () => ownWorkerDb?.close(),
+      () => Promise.all(environments.map((environment) => environment.close())),
+      () => stack?.close(), () => pool.end(), () => database.close(),
+    ]);
     // A failure of the run itself is the one to report; a cleanup failure only when the run went well.
     if (failed) await cleanup.catch(() => undefined);
     else await cleanup;
