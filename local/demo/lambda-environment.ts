@@ -7,7 +7,8 @@ export interface LambdaEnvironment {
   readonly db: Database;
   /**
    * The environment's process died: its calls in flight are cut off on its side (the service still
-   * runs what it received) and nothing more leaves it, not a retry, not a queued request.
+   * runs what it received) and nothing more leaves it: no call made after the death, and no SDK
+   * retry. A call made before it goes out once, as its bytes would have left the process already.
    */
   kill(reason: Error): void;
   /** Releases the environment's client, dead or alive. */
@@ -36,10 +37,17 @@ export function dataApiEnvironment(endpoint: string, database: string): LambdaEn
     cutOff = reject;
   });
   death.catch(() => undefined);
-  // Inside the SDK's retry loop, so each attempt, the first one included, meets the death; the
-  // error is not one the SDK retries.
-  client.middlewareStack.add((next) => async (args) => {
-    if (dead !== undefined) throw dead;
+  // Whether each call was made while the process lived, and how many times the SDK has sent it.
+  const calls = new WeakMap<object, { madeAlive: boolean; attempts: number }>();
+  client.middlewareStack.add((next, context) => async (args) => {
+    calls.set(context, { madeAlive: dead === undefined, attempts: 0 });
+    return next(args);
+  }, { step: 'initialize', priority: 'high', name: 'lambdaEnvironmentCall' });
+  // Inside the SDK's retry loop, so every attempt meets the death; the error is not one the SDK retries.
+  client.middlewareStack.add((next, context) => async (args) => {
+    const call = calls.get(context) ?? { madeAlive: false, attempts: 0 };
+    call.attempts += 1;
+    if (dead !== undefined && !(call.madeAlive && call.attempts === 1)) throw dead;
     return Promise.race([next(args), death]);
   }, { step: 'finalizeRequest', priority: 'low', name: 'lambdaEnvironmentDeath' });
   return {

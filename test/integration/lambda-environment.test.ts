@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../functions/inbox/index.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { crashingHandler, InjectedCrashError } from '../../local/demo/crashing-handler.js';
@@ -43,6 +43,17 @@ describe('a Lambda environment on the Data API, as its process holds its own cli
     await expect(alive.db.transaction((tx) => tx.query(sql`SELECT 1 AS one`))).rejects.toBe(reason);
 
     expect(local.api.stats().total).toBe(callsAtDeath);
+  });
+
+  it('still sends, once, a call made just before the death: its bytes would have left the process', async () => {
+    const dying = environment();
+    const before = local.api.stats().calls.ExecuteStatement ?? 0;
+
+    const made = dying.db.query(sql`SELECT 1 AS one`);
+    dying.kill(new Error('process exited'));
+
+    await expect(made).rejects.toThrow('process exited');
+    await vi.waitFor(() => expect(local.api.stats().calls.ExecuteStatement).toBe(before + 1), { timeout: 2000, interval: 20 });
   });
 });
 
