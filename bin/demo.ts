@@ -1,23 +1,28 @@
 import { parseArgs } from 'node:util';
 import { InboxConfigError } from '../functions/inbox/index.js';
-import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress, type MainJobReport } from '../local/demo/main-job.js';
+import { formatDataApiStats, MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress, type MainJobReport } from '../local/demo/main-job.js';
 import { progressBar } from '../local/demo/progress-bar.js';
 
 const usage = `npm start -- [--orders ${D.orders}] [--queue ${D.queue}|standard] [--mode ${D.mode}|transaction]
-                [--fault-rate ${D.crashRate}] [--twice-rate ${D.deliverTwiceRate}] [--retry-rate ${D.producerRetryRate}]
-                [--poison ${D.poison}] [--stuck ${D.stuck}] [--seed ${D.seed}] [--pollers ${D.pollers}]
+                [--fault-rate ${D.crashRate}] [--crashes ${D.crashes.join(',')}] [--twice-rate ${D.deliverTwiceRate}] [--copies ${D.copies}]
+                [--retry-rate ${D.producerRetryRate}] [--poison ${D.poison}] [--stuck ${D.stuck}] [--seed ${D.seed}] [--pollers ${D.pollers}]
+                [--driver ${D.driver}|pg]
 
   --orders      unique orders, one message each
   --queue       a FIFO queue and DLQ (as the deployed stack) or standard ones
   --mode        statement: the ship-order worker (one Data API call a message)
                 transaction: the record-payment worker (two tables in the claim's transaction)
-  --fault-rate  share of invocations that die, half before and half after a commit
+  --fault-rate  share of invocations that die, at a random commit point of their batch
+  --crashes     where they die: before-commit, after-commit, or both (comma-separated)
   --twice-rate  share of messages SQS hands to two pollers at once
+  --copies      most pollers that hold one message at once (standard queue): 3 delivers a message 1-3 times
   --retry-rate  share of producer batches whose answer is lost, and of entries SQS fails
   --poison      messages the worker cannot parse (rejected)
   --stuck       orders locked by a stuck session (their messages end in the DLQ)
   --seed        seed of the workload and of the fault decisions
-  --pollers     event-source pollers (invocations at once)`;
+  --pollers     event-source pollers (invocations at once)
+  --driver      data-api: the worker on dataApiDatabase through the emulator, as deployed
+                pg: the worker on pgDatabase, straight to PostgreSQL, to compare`;
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +30,9 @@ const { values } = parseArgs({
     queue: { type: 'string' },
     mode: { type: 'string' },
     'fault-rate': { type: 'string' },
+    crashes: { type: 'string' },
+    copies: { type: 'string' },
+    driver: { type: 'string' },
     'twice-rate': { type: 'string' },
     'retry-rate': { type: 'string' },
     poison: { type: 'string' },
@@ -46,6 +54,9 @@ const options: MainJobOptions = {
   queue: values.queue as MainJobOptions['queue'],
   mode: values.mode as MainJobOptions['mode'],
   crashRate: numberOf(values['fault-rate']),
+  crashes: values.crashes === undefined ? undefined : (values.crashes.split(',') as MainJobOptions['crashes']),
+  copies: numberOf(values.copies),
+  driver: values.driver as MainJobOptions['driver'],
   deliverTwiceRate: numberOf(values['twice-rate']),
   producerRetryRate: numberOf(values['retry-rate']),
   poison: numberOf(values.poison),
@@ -90,7 +101,7 @@ if (interactive) process.stdout.write('\n');
 
 const reasons = Object.entries(report.failureReasons).map(([reason, count]) => `${count} ${reason}`).join(', ') || 'none';
 const lines: [string, number | string][] = [
-  ['queue', `${report.queue}, ${report.mode} mode`],
+  ['queue', `${report.queue}, ${report.mode} mode, ${report.driver} driver`],
   ['unique orders', report.orders],
   ['messages sent', `${report.sent} (${report.orders} orders, ${report.sent - report.orders} poison)`],
   ['producer retries', `${report.producerRetries.lostAnswers} batches whose answer was lost, ${report.producerRetries.failedEntries} failed entries`],
@@ -98,7 +109,7 @@ const lines: [string, number | string][] = [
   ['deliveries', `${report.deliveries} in ${report.invocations} invocations`],
   ['crashes before commit', report.crashes.beforeCommit],
   ['crashes after commit', report.crashes.afterCommit],
-  ['delivered twice at once', report.deliveredTwice],
+  ['copies delivered at once', report.deliveredTwice],
   ['failed deliveries', reasons],
   ['orders applied', report.applied],
   ['duplicates suppressed', report.duplicatesSuppressed],
@@ -108,6 +119,7 @@ const lines: [string, number | string][] = [
   ['double effects (must be 0)', report.doubleEffects],
   ['unclaimed effects (must be 0)', report.unclaimedEffects],
   ['lost (must be 0)', report.lost],
+  ['Data API emulator', formatDataApiStats(report.dataApi)],
   ['seconds', report.seconds.toFixed(1)],
 ];
 for (const [label, value] of lines) console.log(`${label.padEnd(30)} ${value}`);

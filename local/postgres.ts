@@ -2,7 +2,6 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { sleep } from '../functions/inbox/internal.js';
 import { embeddedBinaries, PostgresSetupError, reachableBinaries } from './postgres/binaries.js';
 import { postgresAccount } from './postgres/os-account.js';
 import { initCluster, startServer, type ServerProcess, type ServerSpec } from './postgres/postgres-process.js';
@@ -35,11 +34,11 @@ export interface RunningPostgres {
   /** Whether the kit started this server (and may stop and restart it). */
   readonly embedded: boolean;
   /**
-   * Stops the embedded server (fast shutdown: sessions end, open transactions roll back) and starts
-   * it again on the same port and data, as a database restart does; `downMs` is the time between.
-   * Refused for a server given by URL.
+   * Stops the embedded server (fast shutdown: sessions end, open transactions roll back), runs
+   * `whileDown` while it is down, and starts it again on the same port and data, as a database
+   * restart does. Refused for a server given by URL.
    */
-  restart(downMs?: number): Promise<void>;
+  restart(whileDown?: () => Promise<unknown>): Promise<void>;
   /** Stops the embedded server and removes its folder; a no-op for a server given by URL. */
   close(): Promise<void>;
 }
@@ -112,11 +111,14 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
   return {
     url: `postgres://${DEFAULTS.user}:${DEFAULTS.password}@127.0.0.1:${spec.port}/postgres`,
     embedded: true,
-    async restart(downMs = 0) {
+    async restart(whileDown) {
       if (closing) throw new Error('The server is closed.');
       await server.stop();
-      if (downMs > 0) await sleep(downMs);
-      server = await startServer(spec);
+      try {
+        await whileDown?.();
+      } finally {
+        server = await startServer(spec);
+      }
     },
     close() {
       closing ??= server.stop().finally(removeFolder);

@@ -1,4 +1,4 @@
-import { RDSDataClient } from '@aws-sdk/client-rds-data';
+import { RDSDataClient, type RDSDataClientConfig } from '@aws-sdk/client-rds-data';
 import { type Database } from '../../functions/inbox/index.js';
 import { dataApiDatabase, type DataApiDatabaseOptions } from '../../functions/inbox/data-api/index.js';
 
@@ -10,7 +10,8 @@ export const LOCAL_DATA_API_TARGET = {
 
 /**
  * The real `RDSDataClient`, pointed at the local emulator with fixed credentials (the emulator does
- * not check signatures), so no AWS configuration on the machine is read.
+ * not check signatures), so no AWS configuration on the machine is read. `config` adds to that, for
+ * example a `requestHandler` with an HTTP agent of its own.
  *
  * @example
  * ```ts
@@ -18,8 +19,8 @@ export const LOCAL_DATA_API_TARGET = {
  * await client.send(new ExecuteStatementCommand({ ...LOCAL_DATA_API_TARGET, database: 'app', sql: 'SELECT 1' }));
  * ```
  */
-export function localDataApiClient(endpoint: string): RDSDataClient {
-  return new RDSDataClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+export function localDataApiClient(endpoint: string, config: Omit<RDSDataClientConfig, 'endpoint' | 'region' | 'credentials'> = {}): RDSDataClient {
+  return new RDSDataClient({ ...config, endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
 /**

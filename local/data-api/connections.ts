@@ -6,8 +6,8 @@ import { badRequest, serviceUnavailable } from './service-errors.js';
 const TEXT_TYPES: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 const DATABASE_NAME_MAX = 64;
 // Connections are reused as the service reuses them: opening one per transaction costs a backend each time.
-const POOL_SIZE = { autocommit: 20, transaction: 100 } as const;
-// A call waits this long for a free connection, then is refused rather than queued for ever.
+const AUTOCOMMIT_POOL_SIZE = 20;
+// An autocommit call waits this long for a free connection, then is refused rather than queued for ever.
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
@@ -18,7 +18,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
  *
  * @example
  * ```ts
- * const connections = new Connections('postgres://postgres@127.0.0.1:5432/postgres', 45_000);
+ * const connections = new Connections('postgres://postgres@127.0.0.1:5432/postgres', 45_000, 100);
  * const pool = connections.pool('app');
  * ```
  */
@@ -27,7 +27,7 @@ export class Connections {
   private readonly transactionPools = new Map<string, pg.Pool>();
   private readonly server: URL;
 
-  public constructor(databaseUrl: string, private readonly statementTimeoutMs: number) {
+  public constructor(databaseUrl: string, private readonly statementTimeoutMs: number, private readonly maxTransactions: number) {
     this.server = new URL(databaseUrl);
   }
 
@@ -61,21 +61,26 @@ export class Connections {
 
   /** The pool of autocommit calls on a database, signed in as `login` (else the URL's user). */
   public pool(database: string | undefined, login?: DataApiCredentials): pg.Pool {
-    return this.poolOf(this.pools, database, login, POOL_SIZE.autocommit);
+    return this.poolOf(this.pools, database, login, AUTOCOMMIT_POOL_SIZE);
   }
 
   /**
    * A connection of its own for one transaction, from the database's pool of transaction
    * connections (apart from the autocommit pool, so open transactions never starve it). The caller
-   * releases it, destroying it when it may be in a bad state.
+   * releases it, destroying it when it may be in a bad state. When every one is taken the call is
+   * refused at once, never queued: a BeginTransaction that waited for a connection would begin a
+   * transaction after its caller had given up (its function timed out or died), which nobody then
+   * commits or rolls back and which holds a connection until its idle timeout, so the pool of
+   * abandoned transactions would refill itself and never drain.
    */
   public async client(database: string | undefined, login?: DataApiCredentials): Promise<pg.PoolClient> {
+    const pool = this.poolOf(this.transactionPools, database, login, this.maxTransactions);
+    const refused = () => serviceUnavailable(`All ${this.maxTransactions} transaction connections are in use; commit or roll back open transactions.`);
+    if (pool.totalCount >= this.maxTransactions && pool.idleCount === 0) throw refused();
     try {
-      return await this.poolOf(this.transactionPools, database, login, POOL_SIZE.transaction).connect();
+      return await pool.connect();
     } catch (error) {
-      if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message)) {
-        throw serviceUnavailable(`All ${POOL_SIZE.transaction} transaction connections are in use; commit or roll back open transactions.`);
-      }
+      if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message)) throw refused();
       throw error;
     }
   }
@@ -89,6 +94,8 @@ export class Connections {
       pool = new pg.Pool({ ...this.config(name, login), max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       // A dropped idle connection must not take the emulator down; the next call reconnects.
       pool.on('error', () => undefined);
+      // Nor one that drops while a call holds it (a database restart): the call gets the error from its query.
+      pool.on('connect', (client) => client.on('error', () => undefined));
       pools.set(key, pool);
     }
     return pool;

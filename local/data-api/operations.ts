@@ -5,7 +5,7 @@ import type { Connections } from './connections.js';
 import { bindStatement, type BoundStatement } from './parameters.js';
 import { cappedBody, executeResponse, type ResultOptions, type StatementOutcome } from './results.js';
 import { credentialsFor, type DataApiCredentials, type DataApiSecrets } from './secrets.js';
-import { badRequest, databaseError, internalError, ServiceError, signInRefused, statementTimeout, validationError } from './service-errors.js';
+import { badRequest, databaseError, databaseUnavailable, internalError, ServiceError, signInRefused, statementTimeout, validationError } from './service-errors.js';
 import type { OpenTransaction, Transactions } from './transactions.js';
 
 /** What the operations share: the server's connections, the open transactions, the type cache, the secrets. */
@@ -24,6 +24,10 @@ export type RequestBody = Record<string, unknown>;
 export type Operation = (body: RequestBody, context: OperationContext) => Promise<string>;
 
 const STATEMENT_TIMEOUT = /statement timeout/i;
+// The server is shutting down, crashed or starting up (57P01-57P03), or a connection failed (class 08).
+const SERVER_GONE = /^(57P0[1-3]|08...)$/;
+// A socket that failed or closed under a call, or a connection the server refused.
+const CONNECTION_LOST = /^(ECONNREFUSED|ECONNRESET|EPIPE)$|Connection terminated/;
 
 function requiredString(body: RequestBody, member: string): string {
   const value = body[member];
@@ -91,9 +95,17 @@ export function serviceErrorOf(error: unknown): ServiceError {
     if (error.code === '57014' && STATEMENT_TIMEOUT.test(error.message)) return statementTimeout();
     // Class 28 at sign-in: the secret's user or password was refused.
     if (error.severity === 'FATAL' && error.code?.startsWith('28')) return signInRefused(error.message);
+    if (SERVER_GONE.test(error.code ?? '')) return databaseUnavailable();
     return databaseError(error);
   }
+  if (isConnectionLost(error)) return databaseUnavailable();
   return internalError();
+}
+
+function isConnectionLost(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return CONNECTION_LOST.test(typeof code === 'string' ? code : '') || CONNECTION_LOST.test(error.message);
 }
 
 async function run(client: pg.ClientBase, statement: BoundStatement): Promise<StatementOutcome> {

@@ -41,6 +41,12 @@ export interface StartDataApiOptions {
    * @default none: every call signs in as the user of `databaseUrl`, whatever secret it names
    */
   readonly secrets?: DataApiSecrets;
+  /**
+   * Transactions open at once on a database (a connection each); a BeginTransaction beyond them is
+   * refused at once with ServiceUnavailableError, which the SDK retries.
+   * @default 100
+   */
+  readonly maxTransactions?: number;
 }
 
 /** Calls answered so far, by operation name (ExecuteStatement, BeginTransaction, ...). */
@@ -69,7 +75,7 @@ export interface RunningDataApi {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { port: 0, idleTimeoutMs: 180_000, statementTimeoutMs: 45_000, latencyMs: 0 } as const;
+const DEFAULTS = { port: 0, idleTimeoutMs: 180_000, statementTimeoutMs: 45_000, latencyMs: 0, maxTransactions: 100 } as const;
 // The service takes requests of up to 4 MiB.
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
@@ -114,7 +120,10 @@ function checkedMs(name: string, value: number, min: number): number {
 export async function startDataApi(options: StartDataApiOptions): Promise<RunningDataApi> {
   const settings = { ...DEFAULTS, ...options };
   if (typeof settings.databaseUrl !== 'string' || settings.databaseUrl === '') throw new RangeError('startDataApi needs a databaseUrl.');
-  const connections = new Connections(settings.databaseUrl, checkedMs('statementTimeoutMs', settings.statementTimeoutMs, 1));
+  if (!Number.isInteger(settings.maxTransactions) || settings.maxTransactions < 1) {
+    throw new RangeError(`maxTransactions must be a whole number >= 1, but ${settings.maxTransactions} was given.`);
+  }
+  const connections = new Connections(settings.databaseUrl, checkedMs('statementTimeoutMs', settings.statementTimeoutMs, 1), settings.maxTransactions);
   const transactions = new Transactions(checkedMs('idleTimeoutMs', settings.idleTimeoutMs, 1));
   const context: OperationContext = { connections, transactions, types: new ColumnTypes(), secrets: settings.secrets };
   const faults = new Faults(settings.latencyMs);
@@ -145,7 +154,7 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
       } catch (error) {
         const answer = serviceErrorOf(error);
         // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
-        if (!(error instanceof ServiceError) && answer.status >= 500) console.error('local Data API: unexpected error', error);
+        if (!(error instanceof ServiceError) && answer.type === 'InternalServerErrorException') console.error('local Data API: unexpected error', error);
         fail(response, answer);
       }
     })();

@@ -54,6 +54,13 @@ export const signInRefused = (message: string) => new ServiceError('BadRequestEx
 export const databaseResuming = () =>
   new ServiceError('DatabaseResumingException', 400, 'The Aurora DB instance is resuming after being auto-paused. Please wait a few seconds and try again.');
 
+/**
+ * The database cannot be reached (stopped, restarting, or its connection broke under the call), as
+ * the service answers when the cluster's writer is unavailable; the SDK retries it (HTTP 504).
+ */
+export const databaseUnavailable = () =>
+  new ServiceError('DatabaseUnavailableException', 504, 'The DB cluster\'s writer instance isn\'t available: try the call again later.');
+
 /** The service cannot take the call now (too many open transactions, or shutting down); the SDK retries these. */
 export const serviceUnavailable = (message: string) => new ServiceError('ServiceUnavailableError', 503, message);
 

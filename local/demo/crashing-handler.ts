@@ -1,5 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { processBatch, type Database, type InboxOptions, type QueryResult, type SqlStatement, type Transaction } from '../../functions/inbox/index.js';
+import type { LambdaEnvironment } from './lambda-environment.js';
 
 /**
  * Where an invocation dies. Each autocommitted statement and each transaction of the invocation is
@@ -27,6 +28,17 @@ export class InjectedCrashError extends Error {
 }
 
 /**
+ * What a timed-out invocation's calls throw: Lambda resets the execution environment of a function
+ * that runs past its timeout, so its code stops there, as after a crash.
+ */
+export class FunctionTimeoutError extends Error {
+  public constructor(timeoutMs: number) {
+    super(`the invocation ran past its ${timeoutMs} ms timeout and its environment was reset`);
+    this.name = 'FunctionTimeoutError';
+  }
+}
+
+/**
  * What becomes of a transaction the invocation had open when it died: `rolled-back` at once, as a
  * PostgreSQL server does when a dead client's connection closes; or `abandoned`, as on the RDS Data
  * API, where nothing more is sent and the service rolls it back after its idle timeout, its row
@@ -38,6 +50,8 @@ export type OpenTransactionFate = 'rolled-back' | 'abandoned';
 export interface DyingDatabase {
   readonly db: Database;
   readonly death: Promise<never>;
+  /** Ends the invocation now, for a reason other than its crash point (its timeout); a second death changes nothing. */
+  kill(reason: Error): void;
 }
 
 /**
@@ -53,8 +67,8 @@ export interface DyingDatabase {
  * ```
  */
 export function dyingDatabase(inner: Database, point: CrashPoint | undefined, openTransactions: OpenTransactionFate = 'rolled-back'): DyingDatabase {
-  let dead: InjectedCrashError | undefined;
-  let kill: (error: InjectedCrashError) => void = () => undefined;
+  let dead: Error | undefined;
+  let kill: (error: Error) => void = () => undefined;
   const death = new Promise<never>((_, reject) => {
     kill = reject;
   });
@@ -65,10 +79,14 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
   const alive = (): void => {
     if (dead !== undefined) throw dead;
   };
+  const end = (reason: Error): void => {
+    if (dead !== undefined) return;
+    dead = reason;
+    kill(reason);
+  };
   const die = (): never => {
-    dead = new InjectedCrashError(point!);
-    kill(dead);
-    throw dead;
+    end(new InjectedCrashError(point!));
+    throw dead!;
   };
   // Whether the commit point starting now is the one to die at.
   const fatal = (): boolean => {
@@ -115,13 +133,20 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
     },
     close: async () => undefined,
   };
-  return { db, death };
+  return { db, death, kill: end };
 }
 
 /** Options of `crashingHandler`. */
 export interface CrashingHandlerOptions<T> {
-  /** The database every invocation shares. */
+  /** The database every invocation shares, unless `environment` gives each environment its own. */
   readonly db: Database;
+  /**
+   * Makes a Lambda execution environment: an invocation runs in an idle one, or a new one, and a
+   * dead invocation's environment is killed (its client cut off: nothing more leaves it) and never
+   * used again, as Lambda starts a new one after a process dies or times out.
+   * @default none: every invocation uses `db`, and a dead one's calls already handed to it still go out
+   */
+  readonly environment?: () => LambdaEnvironment;
   /** The worker's inbox options on a database: each invocation gets its own dying one. */
   readonly worker: (db: Database) => InboxOptions<T>;
   /** Decides, for a batch, where its invocation dies, or not at all. */
@@ -142,7 +167,9 @@ export interface CrashingHandlerOptions<T> {
  * A Lambda handler running the worker through `processBatch`, whose invocations die where `plan`
  * says: the handler then throws `InjectedCrashError` instead of answering, so the event source fails
  * the whole batch and deletes nothing, as Lambda does when a function's process dies. A plan whose
- * commit point the batch never reaches does not crash.
+ * commit point the batch never reaches does not crash. An invocation still running at its timeout
+ * (the context's remaining time) dies too, with `FunctionTimeoutError`: Lambda resets the
+ * environment, so its open transactions meet `openTransactions` as after a crash.
  *
  * @example
  * ```ts
@@ -155,14 +182,24 @@ export interface CrashingHandlerOptions<T> {
  * ```
  */
 export function crashingHandler<T>(options: CrashingHandlerOptions<T>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
+  const idle: LambdaEnvironment[] = [];
   return async (event, context) => {
     const point = options.plan(Array.isArray(event?.Records) ? event.Records : []);
-    const dying = dyingDatabase(options.db, point, options.openTransactions);
+    const environment = options.environment === undefined ? undefined : (idle.pop() ?? options.environment());
+    const dying = dyingDatabase(environment?.db ?? options.db, point, options.openTransactions);
+    dying.death.catch((reason: Error) => environment?.kill(reason));
+    const timeoutMs = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => dying.kill(new FunctionTimeoutError(timeoutMs)), timeoutMs);
+    let died = false;
     try {
       return await Promise.race([processBatch(event, context, options.worker(dying.db)), dying.death]);
     } catch (error) {
+      died = error instanceof InjectedCrashError || error instanceof FunctionTimeoutError;
       if (error instanceof InjectedCrashError) options.onCrash?.(point!);
       throw error;
+    } finally {
+      clearTimeout(timer);
+      if (environment !== undefined && !died) idle.push(environment);
     }
   };
 }

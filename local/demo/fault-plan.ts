@@ -15,6 +15,12 @@ export interface FaultRates {
   readonly crashes: readonly CrashPoint['when'][];
   /** Share of messages SQS hands to two pollers at once, on their first receive. */
   readonly deliverTwiceRate: number;
+  /**
+   * Most pollers that hold one message at once (standard queues; FIFO hands out one copy): each
+   * copy past the second is drawn at `deliverTwiceRate` again, so with 3 a message arrives 1 to 3 times.
+   * @default 2
+   */
+  readonly maxCopies?: number;
   /** Share of SendMessageBatch answers lost, and, separately, of entries SQS fails. */
   readonly producerRetryRate: number;
 }
@@ -44,7 +50,9 @@ export function faultPlan(rates: FaultRates, queueName: string, random: () => nu
   return {
     producerRetries,
     sqsFaults: {
-      deliverTwice: (message) => message.queueName === queueName && message.receiveCount === 1 && random() < rates.deliverTwiceRate,
+      // Copies of a message's first receive only, up to maxCopies receivers in all.
+      deliverTwice: (message) => message.queueName === queueName && message.receiveCount === message.copies + 1
+        && message.copies + 1 < (rates.maxCopies ?? 2) && random() < rates.deliverTwiceRate,
       failSendEntry: () => {
         const fail = random() < rates.producerRetryRate;
         if (fail) producerRetries.failedEntries += 1;

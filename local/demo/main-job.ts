@@ -3,15 +3,18 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { InboxConfigError, sqlStateOf, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../../functions/order-worker/ship-order.js';
+import type { DataApiStats } from '../data-api/index.js';
 import { startEventSource, type RunningEventSource } from '../event-source/index.js';
 import { startPostgres } from '../postgres.js';
 import { createScratchDatabase } from '../scratch-database.js';
 import { settle, type Accounts } from './accounts.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultPlan } from './fault-plan.js';
+import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
 import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
 import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
@@ -51,6 +54,12 @@ export interface MainJobOptions {
    * @default 0.02
    */
   readonly deliverTwiceRate?: number;
+  /**
+   * Most pollers that hold one message at once (standard queue): each copy past the second is drawn
+   * at `deliverTwiceRate` again, so with 3 a message is delivered 1 to 3 times at once. FIFO hands out one copy.
+   * @default 2
+   */
+  readonly copies?: number;
   /**
    * Share of the producer's batch sends whose answer is lost (the SDK sends the batch again) and,
    * separately, of entries SQS fails (the producer sends them again with the same keys).
@@ -106,9 +115,27 @@ export interface MainJobOptions {
    */
   readonly lockTimeoutMs?: number;
   /**
-   * How long the Data API emulator keeps a transaction without a call. A dead invocation's open
-   * transaction holds its claim's lock this long, as on the service (3 minutes there), scaled down
-   * like the visibility timeout.
+   * The function timeout: an invocation still running then dies, as Lambda resets its environment.
+   * @default 15000 (long enough for a batch stuck on a lock)
+   */
+  readonly functionTimeoutMs?: number;
+  /**
+   * The worker's `deadlineMarginMs`: a message is not started with less left of the invocation.
+   * Must be below `functionTimeoutMs`.
+   * @default 5000 (the kit's)
+   */
+  readonly deadlineMarginMs?: number;
+  /**
+   * How the worker reaches the database: `dataApiDatabase` through the emulator, as deployed, or
+   * `pgDatabase` straight to PostgreSQL (a dead invocation's connection closes, so its open
+   * transactions roll back at once), to compare the two on the same run.
+   * @default 'data-api'
+   */
+  readonly driver?: 'data-api' | 'pg';
+  /**
+   * How long the Data API emulator keeps a transaction without a call, as the service does (3
+   * minutes there), scaled down like the visibility timeout. A dead invocation's open transaction
+   * would hold its claim's lock this long; the worker's claim ends it at the invocation's deadline.
    * @default 3000
    */
   readonly transactionIdleTimeoutMs?: number;
@@ -136,6 +163,7 @@ export type MainJobProgress = ProgressState;
 export interface MainJobReport extends Accounts {
   readonly queue: 'fifo' | 'standard';
   readonly mode: WorkerMode;
+  readonly driver: 'data-api' | 'pg';
   /** Unique orders. */
   readonly orders: number;
   /** Receives before SQS moved a message to the DLQ. */
@@ -161,7 +189,25 @@ export interface MainJobReport extends Accounts {
    * dead invocations, `DatabaseQueryError 55P03` for a lock wait that ran out, anything else is news.
    */
   readonly failureReasons: Readonly<Record<string, number>>;
+  /** What the Data API emulator answered (the migrations included), and the transactions it still held at the end. */
+  readonly dataApi: DataApiStats;
   readonly seconds: number;
+}
+
+/** The Data API emulator's counts in one line: open transactions, errors and calls by name. */
+export function formatDataApiStats(stats: DataApiStats): string {
+  const byName = (counts: Readonly<Record<string, number>>) => Object.entries(counts).map(([name, count]) => `${count} ${name}`).join(', ') || 'none';
+  return `${stats.openTransactions} open transactions; errors: ${byName(stats.errors)}; calls: ${byName(stats.calls)}`;
+}
+
+/** The queue did not drain in time; the message says what was left and what the Data API emulator saw. */
+export class MainJobNotDrainedError extends Error {
+  public readonly dataApi: DataApiStats;
+  public constructor(cause: Error, dataApi: DataApiStats) {
+    super(`${cause.message} Data API emulator: ${formatDataApiStats(dataApi)}.`, { cause });
+    this.name = 'MainJobNotDrainedError';
+    this.dataApi = dataApi;
+  }
 }
 
 /** The defaults of `runMainJob`, in one place; `npm start` shows them in its help. */
@@ -172,6 +218,7 @@ export const MAIN_JOB_DEFAULTS = {
   crashRate: 0.1,
   crashes: ['before-commit', 'after-commit'],
   deliverTwiceRate: 0.02,
+  copies: 2,
   producerRetryRate: 0.05,
   producerAttempts: 4,
   poison: 20,
@@ -182,11 +229,12 @@ export const MAIN_JOB_DEFAULTS = {
   visibilityTimeoutSeconds: LOCAL_STACK_DEFAULTS.visibilityTimeoutSeconds,
   maxReceiveCount: LOCAL_STACK_DEFAULTS.maxReceiveCount,
   lockTimeoutMs: 500,
+  functionTimeoutMs: 15_000,
+  deadlineMarginMs: 5000,
+  driver: 'data-api',
   transactionIdleTimeoutMs: 3000,
   drainTimeoutMs: 120_000,
 } as const;
-// Long enough for a batch stuck on a lock; the worker keeps its default 5 s deadline margin.
-const FUNCTION_TIMEOUT_MS = 15_000;
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 type Settings = Required<Omit<MainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<MainJobOptions, 'databaseUrl' | 'onProgress'>;
@@ -214,12 +262,16 @@ function checked(options: MainJobOptions): Settings {
   whole('visibilityTimeoutSeconds', 1, 43_200);
   whole('maxReceiveCount', 1, 1000);
   whole('lockTimeoutMs', 1, 60_000);
+  whole('copies', 1, 10);
+  whole('functionTimeoutMs', 1000, 900_000);
+  whole('deadlineMarginMs', 0, settings.functionTimeoutMs - 1);
   whole('transactionIdleTimeoutMs', 1, 180_000);
   whole('drainTimeoutMs', 1000, 3_600_000);
   share('crashRate');
   share('deliverTwiceRate');
   share('producerRetryRate');
   if (settings.queue !== 'fifo' && settings.queue !== 'standard') throw new InboxConfigError(`queue must be 'fifo' or 'standard', but "${String(settings.queue)}" was given.`);
+  if (settings.driver !== 'data-api' && settings.driver !== 'pg') throw new InboxConfigError(`driver must be 'data-api' or 'pg', but "${String(settings.driver)}" was given.`);
   if (settings.mode !== 'statement' && settings.mode !== 'transaction') throw new InboxConfigError(`mode must be 'statement' or 'transaction', but "${String(settings.mode)}" was given.`);
   if (!Array.isArray(settings.crashes) || settings.crashes.length === 0 || settings.crashes.some((when) => when !== 'before-commit' && when !== 'after-commit')) {
     throw new InboxConfigError(`crashes must list 'before-commit' and/or 'after-commit', but ${JSON.stringify(settings.crashes)} was given.`);
@@ -246,7 +298,7 @@ async function runDatabase(given: string | undefined): Promise<{ url: string; cl
   }
 }
 
-function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<unknown>, 'lockTimeoutMs' | 'onOutcome'>): InboxOptions<unknown> {
+function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<unknown>, 'lockTimeoutMs' | 'deadlineMarginMs' | 'onOutcome'>): InboxOptions<unknown> {
   return (mode === 'statement' ? shipOrderOptions(db, extra) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
 }
 
@@ -293,13 +345,15 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   const workload = orderWorkload({ ...settings, fifo, runId: randomUUID().slice(0, 8), random: seededRandom(settings.seed) });
   const queueName = fifo ? 'orders.fifo' : 'orders';
   // A stream of its own, so the faults never shift the workload.
-  const faults = faultPlan(settings, queueName, seededRandom(settings.seed ^ 0x5bd1e995));
+  const faults = faultPlan({ ...settings, maxCopies: settings.copies }, queueName, seededRandom(settings.seed ^ 0x5bd1e995));
 
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
   // A connection the server drops at the end must not take the run down.
   pool.on('error', () => undefined);
   let stack: LocalStack | undefined;
+  let workerDb: Database | undefined;
+  const environments: LambdaEnvironment[] = [];
   let source: RunningEventSource | undefined;
   let release: (() => Promise<void>) | undefined;
   let failed = true;
@@ -313,6 +367,9 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       sqsFaults: faults.sqsFaults,
     });
     stack = local;
+    // Four pollers of ten messages each at most, on the pg driver.
+    workerDb = settings.driver === 'pg' ? pgDatabase({ connectionString: database.url, max: settings.pollers * 10 }) : local.db;
+    const worker = workerDb;
     await migrate(local.db, await readMigrations(MIGRATIONS_DIR));
     await seedOrders(pool, workload.orders);
     release = await lockOrders(pool, workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
@@ -331,11 +388,17 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       client: local.sqsClient,
       queueUrl: local.queueUrl,
       handler: crashingHandler({
-        db: local.db,
-        worker: (db) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, onOutcome }),
+        db: worker,
+        // Each environment has its own Data API client, and a dead one sends nothing more.
+        environment: settings.driver === 'pg' ? undefined : () => {
+          const environment = dataApiEnvironment(local.dataApi.endpoint, new URL(database.url).pathname.slice(1));
+          environments.push(environment);
+          return environment;
+        },
+        worker: (db) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome }),
         plan: faults.crashAt,
-        // The worker is on the Data API: a dead invocation leaves its transaction open.
-        openTransactions: 'abandoned',
+        // On the Data API a dead invocation leaves its transaction open; on pg its connection closes.
+        openTransactions: settings.driver === 'pg' ? 'rolled-back' : 'abandoned',
         onCrash: (point) => {
           if (point.when === 'before-commit') crashes.beforeCommit += 1;
           else crashes.afterCommit += 1;
@@ -343,7 +406,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       }),
       pollers: settings.pollers,
       functionName: 'order-worker',
-      functionTimeoutMs: FUNCTION_TIMEOUT_MS,
+      functionTimeoutMs: settings.functionTimeoutMs,
       waitTimeSeconds: 1,
       onBatch: (batch) => {
         for (const record of batch.records) delivered.add(record.messageId);
@@ -369,6 +432,8 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
         const settled = Math.min(total, await countSettled(pool, consumer, workload.keys) + parked.visible + parked.inFlight);
         settings.onProgress({ settled, total, elapsedMs: performance.now() - started });
       },
+    }).catch((error: unknown) => {
+      throw error instanceof Error ? new MainJobNotDrainedError(error, local.dataApi.stats()) : error;
     });
     const sent = await sending;
     await source.stop();
@@ -387,6 +452,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       ...accounts,
       queue: settings.queue,
       mode: settings.mode,
+      driver: settings.driver,
       orders: settings.orders,
       maxReceiveCount: settings.maxReceiveCount,
       sent: workload.messages.length,
@@ -399,10 +465,16 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       deliveredTwice: local.sqs.stats().faults.deliveredTwice,
       duplicatesSuppressed,
       failureReasons,
+      dataApi: local.dataApi.stats(),
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
-    const cleanup = releaseAll([() => source?.stop(), () => release?.(), () => stack?.close(), () => pool.end(), () => database.close()]);
+    const ownWorkerDb = workerDb !== stack?.db ? workerDb : undefined;
+    const cleanup = releaseAll([
+      () => source?.stop(), () => release?.(), () => ownWorkerDb?.close(),
+      () => Promise.all(environments.map((environment) => environment.close())),
+      () => stack?.close(), () => pool.end(), () => database.close(),
+    ]);
     // A failure of the run itself is the one to report; a cleanup failure only when the run went well.
     if (failed) await cleanup.catch(() => undefined);
     else await cleanup;

@@ -6,6 +6,8 @@ export interface FaultMessage {
   /** Receives so far, this one included. */
   readonly receiveCount: number;
   readonly groupId: string | undefined;
+  /** Copies of this receive already handed out: 0 on the receive itself, 1 on its first copy, and so on. */
+  readonly copies: number;
 }
 
 /** What a fault hook is told about an entry of SendMessageBatch. */
@@ -38,6 +40,8 @@ export interface FaultCall {
  *   does this when a copy on another server was missed. On a FIFO queue it stands for a consumer
  *   whose visibility timeout ran out while it was still working: the next receive gets the group
  *   from its head, the first receiver's earlier in-flight messages of the group included, in order.
+ *   On a standard queue it is asked again as each copy is handed out (`copies` counts them), so a
+ *   message may reach three receivers or more at once.
  * - `failSendEntry`: asked for each SendMessageBatch entry. When true, the entry is answered in
  *   `Failed` with InternalError (SenderFault false) and nothing is stored: the producer should retry it.
  * - `failDeleteEntry`: asked for each message a DeleteMessageBatch entry (or a DeleteMessage) names.
@@ -62,6 +66,7 @@ export interface SqsFaults {
 
 /** How often each fault fired. */
 export interface FaultCounts {
+  /** Copies handed out: a message that reached three receivers at once counts 2. */
   deliveredTwice: number;
   failedSendEntries: number;
   failedDeleteEntries: number;

@@ -298,13 +298,11 @@ export class Queue {
     message.visibleAt = Math.max(duplicate ? message.visibleAt : 0, request.now + request.visibilityTimeout * 1000);
     if (duplicate) {
       message.receipts.add(receiptHandle);
-      message.duplicatePending = false;
+      // On a standard queue a copy may be handed out once more, so three receivers or more hold the message at once.
+      message.duplicatePending = !this.settings.fifo && this.copyAgain(message, request);
     } else {
       message.receipts = new Set([receiptHandle]);
-      const again = request.faults.deliverTwice?.({
-        queueName: this.name, messageId: message.id, body: message.body, receiveCount: message.receiveCount, groupId: message.groupId,
-      }) ?? false;
-      if (again) {
+      if (this.copyAgain(message, request)) {
         message.duplicatePending = true;
         // On FIFO the copy stands for a receiver whose visibility timeout ran out: the next receiver
         // gets the group from its head, so the in-flight messages before this one come again too.
@@ -314,12 +312,23 @@ export class Queue {
             if (earlier.receipts.size > 0 && earlier.visibleAt > request.now) earlier.duplicatePending = true;
           }
         }
-        request.faultCounts.deliveredTwice += 1;
-        // A long poll waiting elsewhere takes the copy now, so two receivers hold it at once.
-        queueMicrotask(() => this.notify());
       }
     }
     return { message, receiptHandle };
+  }
+
+  // Asks the deliverTwice fault whether this receive is handed out once more; when it is, a long
+  // poll waiting elsewhere takes the copy now, so two receivers hold the message at once.
+  private copyAgain(message: StoredMessage, request: ReceiveRequest): boolean {
+    const again = request.faults.deliverTwice?.({
+      queueName: this.name, messageId: message.id, body: message.body, receiveCount: message.receiveCount, groupId: message.groupId,
+      copies: message.receipts.size - 1,
+    }) ?? false;
+    if (again) {
+      request.faultCounts.deliveredTwice += 1;
+      queueMicrotask(() => this.notify());
+    }
+    return again;
   }
 
   // Copies first. On FIFO they go in order, and a group whose copies do not all fit loses the rest

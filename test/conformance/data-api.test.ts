@@ -197,6 +197,22 @@ describe('each transaction has a connection of its own', () => {
   });
 });
 
+describe('a BeginTransaction beyond the open transactions a database takes is refused at once', () => {
+  it('answers ServiceUnavailableError without queueing, so no transaction begins after its caller gave up', async () => {
+    const { api: small, client: sdk } = await emulator({ maxTransactions: 2 });
+    const held = [await begin(sdk), await begin(sdk)];
+
+    // A caller that gives up after 300 ms, as a function that times out or dies does.
+    const error = await thrown(sdk.send(new BeginTransactionCommand({ ...LOCAL_DATA_API_TARGET }), { abortSignal: AbortSignal.timeout(300) }));
+    await sdk.send(new RollbackTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId: held[0] }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    expect(error).toMatchObject({ name: 'ServiceUnavailableError', $metadata: { httpStatusCode: 503 } });
+    expect(small.stats().openTransactions).toBe(1);
+    await expect(begin(sdk)).resolves.toEqual(expect.any(String));
+  });
+});
+
 describe('a transaction is rolled back after its idle timeout', () => {
   it('forgets the transaction and its work; the next call gets TransactionNotFoundException', async () => {
     const { client: sdk } = await emulator({ idleTimeoutMs: 150 });

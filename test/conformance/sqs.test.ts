@@ -650,6 +650,23 @@ describe('fault hooks', () => {
     expect(faulty.sqs.stats().faults.deliveredTwice).toBe(1);
   });
 
+  it('deliverTwice is asked again for each copy on a standard queue, so one message can reach three receivers at once', async () => {
+    const queueUrl = await faulty.createQueue(queueName('thrice'), { VisibilityTimeout: '30' });
+    await faulty.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'thrice' }));
+    const asked: number[] = [];
+    deliverTwice = (message) => {
+      asked.push(message.copies);
+      return message.copies < 2;
+    };
+    const receives = [];
+    for (let i = 0; i < 4; i += 1) receives.push(await faulty.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl })));
+    deliverTwice = () => false;
+
+    expect(receives.map((receive) => receive.Messages?.length ?? 0)).toEqual([1, 1, 1, 0]);
+    expect(new Set(receives.slice(0, 3).map((receive) => receive.Messages![0]!.ReceiptHandle)).size).toBe(3);
+    expect(asked).toEqual([0, 1, 2]);
+  });
+
   it('deliverTwice on FIFO hands the next receiver the group from its head, in order, as when a visibility timeout runs out mid-batch', async () => {
     const queueUrl = await faulty.createQueue(queueName('twice', true), { VisibilityTimeout: '30' });
     for (const body of ['a', 'b', 'c']) {

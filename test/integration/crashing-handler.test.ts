@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../functions/inbox/index.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
-import { crashingHandler, dyingDatabase, InjectedCrashError, type CrashPoint } from '../../local/demo/crashing-handler.js';
+import { crashingHandler, dyingDatabase, FunctionTimeoutError, InjectedCrashError, type CrashPoint } from '../../local/demo/crashing-handler.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { drivers } from '../support/drivers.js';
@@ -96,6 +96,28 @@ describe.each(drivers)('an invocation that dies at a commit point, on $name', (d
       expect(committedBeforeTheCrash).toBe(3);
       expect(again.batchItemFailures).toEqual([]);
       expect([...(await orderVersions(fx.pool, orderIds)).values()]).toEqual([1, 1, 1, 1, 1]);
+    });
+
+    it('kills an invocation still running at its timeout, as Lambda resets the environment: nothing more of it commits', async () => {
+      const [orderId] = await seedOrders(fx.pool, 1);
+      const handler = crashingHandler({
+        db: fx.db,
+        worker: (db) => ({
+          consumer: `timeout-${driver.name}`,
+          db,
+          deadlineMarginMs: 0,
+          handle: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 400));
+          },
+        }),
+        plan: () => undefined,
+      });
+
+      await expect(handler(sqsEvent(sqsRecord({ orderId }, { key: `slow-${orderId}` })), lambdaContext(150))).rejects.toBeInstanceOf(FunctionTimeoutError);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+
+      const { rows } = await fx.pool.query('SELECT count(*)::int AS claims FROM consumed_message WHERE message_id = $1', [`slow-${orderId}`]);
+      expect(rows[0].claims).toBe(0);
     });
   });
 });

@@ -25,12 +25,13 @@ export const QUIET_RUN = {
 } as const satisfies MainJobOptions;
 
 /**
- * Failure reasons a run under injected faults may show: the dead invocations' own, and a lock wait
- * that ran out (on a claim a dead invocation left open). Anything else, say a 23505 from an effect
- * applied twice, is a defect.
+ * Failure reasons a run under injected faults may show: the dead invocations' own (a crash, or a
+ * timeout that reset the environment), and a lock wait that ran out (on a claim a dead invocation
+ * left open). Anything else, say a 23505 from an effect applied twice, is a defect.
  */
 export function unexpectedFailures(report: MainJobReport): string[] {
-  return Object.keys(report.failureReasons).filter((reason) => reason !== 'InjectedCrashError' && !reason.endsWith(' 55P03'));
+  const deaths = new Set(['InjectedCrashError', 'FunctionTimeoutError']);
+  return Object.keys(report.failureReasons).filter((reason) => !deaths.has(reason) && !reason.endsWith(' 55P03'));
 }
 
 /** Each consumer fault alone, and how the report counts it striking. */

@@ -64,7 +64,7 @@ describe('the fault plan', () => {
   it('injects each fault at its rate, and none at rate 0', () => {
     const never = faultPlan({ ...rates, crashRate: 0, deliverTwiceRate: 0, producerRetryRate: 0 }, 'orders', seededRandom(1));
     const always = faultPlan(rates, 'orders', seededRandom(1));
-    const message = { queueName: 'orders', messageId: 'm', body: '{}', receiveCount: 1, groupId: undefined };
+    const message = { queueName: 'orders', messageId: 'm', body: '{}', receiveCount: 1, groupId: undefined, copies: 0 };
 
     expect(never.crashAt(batch(10))).toBeUndefined();
     expect(never.sqsFaults.deliverTwice!(message)).toBe(false);
@@ -72,6 +72,10 @@ describe('the fault plan', () => {
     expect(always.crashAt([])).toBeUndefined();
     expect(always.sqsFaults.deliverTwice!(message)).toBe(true);
     expect(always.sqsFaults.deliverTwice!({ ...message, receiveCount: 2 })).toBe(false);
+    expect(always.sqsFaults.deliverTwice!({ ...message, receiveCount: 2, copies: 1 })).toBe(false);
+    const thrice = faultPlan({ ...rates, maxCopies: 3 }, 'orders', seededRandom(1));
+    expect(thrice.sqsFaults.deliverTwice!({ ...message, receiveCount: 2, copies: 1 })).toBe(true);
+    expect(thrice.sqsFaults.deliverTwice!({ ...message, receiveCount: 3, copies: 2 })).toBe(false);
     expect(always.sqsFaults.deliverTwice!({ ...message, queueName: 'orders-dlq' })).toBe(false);
     expect(always.sqsFaults.loseResponse!({ operation: 'SendMessageBatch', queueName: 'orders' })).toBe(true);
     expect(always.sqsFaults.loseResponse!({ operation: 'DeleteMessageBatch', queueName: 'orders' })).toBe(false);

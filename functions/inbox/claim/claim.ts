@@ -6,6 +6,12 @@ export interface ClaimTarget {
   readonly key: string;
   readonly hash: string;
   readonly lockTimeoutMs: number;
+  /**
+   * Transaction mode: how long the claim's transaction may sit idle between calls before PostgreSQL
+   * ends it (`idle_in_transaction_session_timeout`), so the claim's locks do not outlive a dead invocation.
+   * @default unbounded
+   */
+  readonly idleTimeoutMs?: number;
 }
 
 /** What a known key's row says when the claim finds it taken. */
@@ -17,7 +23,10 @@ export type ExistingClaim = { kind: 'duplicate' | 'collision'; status: string };
  * of the transaction) gives up at the timeout. Returns `claimed = 1` for a fresh claim, else 0.
  */
 function claimCtes(target: ClaimTarget, status: 'processed' | 'rejected', error: string | null): SqlStatement {
-  return sql`WITH inbox_cfg AS (SELECT set_config('lock_timeout', ${`${target.lockTimeoutMs}ms`}, true) AS lock_timeout),
+  const idle = target.idleTimeoutMs === undefined
+    ? sql``
+    : sql`, set_config('idle_in_transaction_session_timeout', ${`${target.idleTimeoutMs}ms`}, true) AS idle_timeout`;
+  return sql`WITH inbox_cfg AS (SELECT set_config('lock_timeout', ${`${target.lockTimeoutMs}ms`}, true) AS lock_timeout${idle}),
 inbox_claim AS (
   INSERT INTO consumed_message (consumer_name, message_id, payload_hash, status, error)
   SELECT ${target.consumer}, ${target.key}, ${target.hash}, ${status}, ${error} FROM inbox_cfg
@@ -27,7 +36,10 @@ inbox_claim AS (
 }
 
 /**
- * The claim of transaction mode, as one statement.
+ * The claim of transaction mode, as one statement. With `idleTimeoutMs` it also bounds how long the
+ * transaction may then sit idle: on the Data API a dead invocation's transaction is not rolled back
+ * until the service's 3-minute idle timeout, and until then every copy or redelivery of its message
+ * waits out `lock_timeout` on the claim and fails.
  *
  * @example
  * ```ts

@@ -66,6 +66,10 @@ export function pgDatabase(options: PgDatabaseOptions): Database {
 
     async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // A connection the server ends under the transaction (a restart, an idle-in-transaction
+      // timeout) must not crash the process: the transaction's next query fails instead.
+      const onError = () => undefined;
+      client.on('error', onError);
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
@@ -88,6 +92,7 @@ export function pgDatabase(options: PgDatabaseOptions): Database {
           throw error;
         }
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },

@@ -69,12 +69,23 @@ async function inStatementMode<T, R>(
   }
 }
 
+/**
+ * The longest a live invocation's transaction can sit idle: no call of it comes after the
+ * invocation's end, so PostgreSQL may end the transaction then. A dead invocation (its process
+ * killed, or reset at its timeout) sends no rollback, and the Data API would otherwise keep its
+ * transaction, and the claim's row lock, for its 3-minute idle timeout.
+ */
+function idleBound(policy: RetryPolicy): number | undefined {
+  const remainingMs = policy.deadline?.remainingMs() ?? Number.POSITIVE_INFINITY;
+  return Number.isFinite(remainingMs) ? Math.max(1, Math.ceil(remainingMs)) : undefined;
+}
+
 async function inTransactionMode<T, R>(
   db: Database, handle: Extract<ApplyMode<T, R>, { kind: 'transaction' }>['handle'],
   message: T, record: R, target: ClaimTarget, policy: RetryPolicy,
 ): Promise<RecordResult> {
   return retry(() => db.transaction(async (tx): Promise<RecordResult> => {
-    const { rows } = await tx.query<{ claimed: number }>(claimStatement(target));
+    const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(policy) }));
     if (Number(rows[0]?.claimed) !== 1) {
       const found = await existing(tx, target);
       if (found === undefined) throw new ClaimVanishedError(target.key);
