@@ -136,8 +136,8 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
   return { db, death, kill: end };
 }
 
-/** Options of `crashingHandler`. */
-export interface CrashingHandlerOptions<T> {
+/** What a crashing invocation needs, whatever its event source. */
+export interface CrashingInvocationsOptions<E> {
   /** The database every invocation shares, unless `environment` gives each environment its own. */
   readonly db: Database;
   /**
@@ -147,10 +147,8 @@ export interface CrashingHandlerOptions<T> {
    * @default none: every invocation uses `db`, and a dead one's calls already handed to it still go out
    */
   readonly environment?: () => LambdaEnvironment;
-  /** The worker's inbox options on a database: each invocation gets its own dying one. */
-  readonly worker: (db: Database) => InboxOptions<T>;
-  /** Decides, for a batch, where its invocation dies, or not at all. */
-  readonly plan: (records: readonly SQSRecord[]) => CrashPoint | undefined;
+  /** Decides, for an event, where its invocation dies, or not at all. */
+  readonly plan: (event: E) => CrashPoint | undefined;
   /**
    * What becomes of the transactions a dead invocation had open; `abandoned` for a worker on the Data API.
    * @default 'rolled-back'
@@ -164,12 +162,55 @@ export interface CrashingHandlerOptions<T> {
 }
 
 /**
- * A Lambda handler running the worker through `processBatch`, whose invocations die where `plan`
- * says: the handler then throws `InjectedCrashError` instead of answering, so the event source fails
- * the whole batch and deletes nothing, as Lambda does when a function's process dies. A plan whose
- * commit point the batch never reaches does not crash. An invocation still running at its timeout
- * (the context's remaining time) dies too, with `FunctionTimeoutError`: Lambda resets the
- * environment, so its open transactions meet `openTransactions` as after a crash.
+ * A Lambda handler around `run` whose invocations die where `plan` says: the handler then throws
+ * `InjectedCrashError` instead of answering, so the event source fails the whole batch and
+ * acknowledges nothing, as Lambda does when a function's process dies. A plan whose commit point
+ * the batch never reaches does not crash. An invocation still running at its timeout (the
+ * context's remaining time) dies too, with `FunctionTimeoutError`: Lambda resets the environment,
+ * so its open transactions meet `openTransactions` as after a crash.
+ *
+ * @example
+ * ```ts
+ * const handler = crashingInvocations({ db, plan: () => ({ when: 'after-commit', at: 1 }) },
+ *   (db, event, context) => processKafkaBatch(event, context, kafkaShipOrderOptions(db)));
+ * ```
+ */
+export function crashingInvocations<E, Res>(
+  options: CrashingInvocationsOptions<E>,
+  run: (db: Database, event: E, context: Context) => Promise<Res>,
+): (event: E, context: Context) => Promise<Res> {
+  const idle: LambdaEnvironment[] = [];
+  return async (event, context) => {
+    const point = options.plan(event);
+    const environment = options.environment === undefined ? undefined : (idle.pop() ?? options.environment());
+    const dying = dyingDatabase(environment?.db ?? options.db, point, options.openTransactions);
+    dying.death.catch((reason: Error) => environment?.kill(reason));
+    const timeoutMs = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => dying.kill(new FunctionTimeoutError(timeoutMs)), timeoutMs);
+    let died = false;
+    try {
+      return await Promise.race([run(dying.db, event, context), dying.death]);
+    } catch (error) {
+      died = error instanceof InjectedCrashError || error instanceof FunctionTimeoutError;
+      if (error instanceof InjectedCrashError) options.onCrash?.(point!);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      if (environment !== undefined && !died) idle.push(environment);
+    }
+  };
+}
+
+/** Options of `crashingHandler`. */
+export interface CrashingHandlerOptions<T> extends Omit<CrashingInvocationsOptions<SQSEvent>, 'plan'> {
+  /** The worker's inbox options on a database: each invocation gets its own dying one. */
+  readonly worker: (db: Database) => InboxOptions<T>;
+  /** Decides, for a batch, where its invocation dies, or not at all. */
+  readonly plan: (records: readonly SQSRecord[]) => CrashPoint | undefined;
+}
+
+/**
+ * `crashingInvocations` for an SQS worker: the worker's options run through `processBatch`.
  *
  * @example
  * ```ts
@@ -182,24 +223,8 @@ export interface CrashingHandlerOptions<T> {
  * ```
  */
 export function crashingHandler<T>(options: CrashingHandlerOptions<T>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
-  const idle: LambdaEnvironment[] = [];
-  return async (event, context) => {
-    const point = options.plan(Array.isArray(event?.Records) ? event.Records : []);
-    const environment = options.environment === undefined ? undefined : (idle.pop() ?? options.environment());
-    const dying = dyingDatabase(environment?.db ?? options.db, point, options.openTransactions);
-    dying.death.catch((reason: Error) => environment?.kill(reason));
-    const timeoutMs = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => dying.kill(new FunctionTimeoutError(timeoutMs)), timeoutMs);
-    let died = false;
-    try {
-      return await Promise.race([processBatch(event, context, options.worker(dying.db)), dying.death]);
-    } catch (error) {
-      died = error instanceof InjectedCrashError || error instanceof FunctionTimeoutError;
-      if (error instanceof InjectedCrashError) options.onCrash?.(point!);
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      if (environment !== undefined && !died) idle.push(environment);
-    }
-  };
+  return crashingInvocations(
+    { ...options, plan: (event: SQSEvent) => options.plan(Array.isArray(event?.Records) ? event.Records : []) },
+    (db, event, context) => processBatch(event, context, options.worker(db)),
+  );
 }
