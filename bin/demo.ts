@@ -1,13 +1,18 @@
 import { parseArgs } from 'node:util';
 import { InboxConfigError } from '../functions/inbox/index.js';
-import { formatDataApiStats, MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress, type MainJobReport } from '../local/demo/main-job.js';
+import { KAFKA_MAIN_JOB_DEFAULTS as K, runKafkaMainJob, type KafkaMainJobOptions } from '../local/demo/kafka-main-job.js';
+import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress } from '../local/demo/main-job.js';
 import { progressBar } from '../local/demo/progress-bar.js';
+import { kafkaReportLines, sqsReportLines, type ReportLine } from '../local/demo/report-lines.js';
 
-const usage = `npm start -- [--orders ${D.orders}] [--queue ${D.queue}|standard] [--mode ${D.mode}|transaction]
+const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue ${D.queue}|standard] [--mode ${D.mode}|transaction]
                 [--fault-rate ${D.crashRate}] [--crashes ${D.crashes.join(',')}] [--twice-rate ${D.deliverTwiceRate}] [--copies ${D.copies}]
                 [--retry-rate ${D.producerRetryRate}] [--poison ${D.poison}] [--stuck ${D.stuck}] [--seed ${D.seed}] [--pollers ${D.pollers}]
-                [--driver ${D.driver}|pg]
+                [--driver ${D.driver}|pg] [--redrive] [--lost-deletes N] [--partitions ${K.partitions}]
 
+  --source      sqs: the SQS emulator and Lambda's SQS poller (the default)
+                kafka: a local Kafka log and Lambda's Kafka poller (provisioned mode, partial batch
+                responses); --queue, --copies, --driver and --redrive are SQS's only
   --orders      unique orders, one message each
   --queue       a FIFO queue and DLQ (as the deployed stack) or standard ones
   --mode        statement: the ship-order worker (one Data API call a message)
@@ -22,7 +27,12 @@ const usage = `npm start -- [--orders ${D.orders}] [--queue ${D.queue}|standard]
   --seed        seed of the workload and of the fault decisions
   --pollers     event-source pollers (invocations at once)
   --driver      data-api: the worker on dataApiDatabase through the emulator, as deployed
-                pg: the worker on pgDatabase, straight to PostgreSQL, to compare`;
+                pg: the worker on pgDatabase, straight to PostgreSQL, to compare
+  --redrive     once the queue has drained, unlock the stuck orders and redrive the DLQ
+                (StartMessageMoveTask); the redriven messages must apply once or be duplicates
+  --lost-deletes  orders whose every delete is lost until the redrive (default 5 with --redrive):
+                committed, then dead-lettered by their receives
+  --partitions  partitions of the Kafka topic (--source kafka)`;
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +49,10 @@ const { values } = parseArgs({
     stuck: { type: 'string' },
     seed: { type: 'string' },
     pollers: { type: 'string' },
+    source: { type: 'string', default: 'sqs' },
+    redrive: { type: 'boolean', default: false },
+    'lost-deletes': { type: 'string' },
+    partitions: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -63,7 +77,26 @@ const options: MainJobOptions = {
   stuck: numberOf(values.stuck),
   seed: numberOf(values.seed),
   pollers: numberOf(values.pollers),
+  redrive: values.redrive,
+  lostDeletes: numberOf(values['lost-deletes']),
 };
+const kafkaOptions: KafkaMainJobOptions = {
+  orders: options.orders,
+  mode: options.mode,
+  crashRate: options.crashRate,
+  crashes: options.crashes,
+  deliverTwiceRate: options.deliverTwiceRate,
+  producerRetryRate: options.producerRetryRate,
+  poison: options.poison,
+  stuck: options.stuck,
+  seed: options.seed,
+  pollers: options.pollers,
+  partitions: numberOf(values.partitions),
+};
+if (values.source !== 'sqs' && values.source !== 'kafka') {
+  console.error(`--source is sqs or kafka, not ${values.source}\n\n${usage}`);
+  process.exit(2);
+}
 
 const interactive = process.stdout.isTTY === true;
 let printedQuarter = 0;
@@ -85,10 +118,26 @@ if (Number(process.versions.node.split('.')[0]) < 22 && process.env.AWS_SDK_JS_N
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   console.log(`note: Node.js ${process.version}; AWS SDK releases after January 2027 need Node.js 22 (the deployed functions run Node.js 24)`);
 }
-console.log('sqs-inbox main job: embedded PostgreSQL, the Data API and SQS emulators, the order worker behind the Lambda poller');
-let report: MainJobReport;
+const kafka = values.source === 'kafka';
+console.log(kafka
+  ? 'sqs-inbox main job: embedded PostgreSQL, the Data API emulator, a local Kafka log, the order worker behind the Lambda Kafka poller'
+  : 'sqs-inbox main job: embedded PostgreSQL, the Data API and SQS emulators, the order worker behind the Lambda poller');
+let lines: ReportLine[];
+let broken: string | undefined;
 try {
-  report = await runMainJob({ ...options, onProgress });
+  if (kafka) {
+    const report = await runKafkaMainJob({ ...kafkaOptions, onProgress });
+    lines = kafkaReportLines(report);
+    if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0 || report.orderBreaks > 0) {
+      broken = `the inbox let an effect through twice or without its claim, lost a record, or broke a partition's order (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`;
+    }
+  } else {
+    const report = await runMainJob({ ...options, onProgress });
+    lines = sqsReportLines(report);
+    if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0) {
+      broken = `the inbox let an effect through twice or without its claim, or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`;
+    }
+  }
 } catch (error) {
   if (interactive) process.stdout.write('\n');
   if (error instanceof InboxConfigError) {
@@ -98,32 +147,8 @@ try {
   throw error;
 }
 if (interactive) process.stdout.write('\n');
-
-const reasons = Object.entries(report.failureReasons).map(([reason, count]) => `${count} ${reason}`).join(', ') || 'none';
-const lines: [string, number | string][] = [
-  ['queue', `${report.queue}, ${report.mode} mode, ${report.driver} driver`],
-  ['unique orders', report.orders],
-  ['messages sent', `${report.sent} (${report.orders} orders, ${report.sent - report.orders} poison)`],
-  ['producer retries', `${report.producerRetries.lostAnswers} batches whose answer was lost, ${report.producerRetries.failedEntries} failed entries`],
-  ['messages SQS held', `${report.stored}${report.queue === 'fifo' ? ' (FIFO dropped the retried copies)' : ' (retried copies included)'}`],
-  ['deliveries', `${report.deliveries} in ${report.invocations} invocations`],
-  ['crashes before commit', report.crashes.beforeCommit],
-  ['crashes after commit', report.crashes.afterCommit],
-  ['copies delivered at once', report.deliveredTwice],
-  ['failed deliveries', reasons],
-  ['orders applied', report.applied],
-  ['duplicates suppressed', report.duplicatesSuppressed],
-  ['rejected (poison)', report.rejected],
-  ['in the DLQ', `${report.inDlq} (${report.stuckInDlq} locked by a stuck session, ${report.inDlq - report.stuckInDlq} failed ${report.maxReceiveCount} receives)`],
-  ['not sent (producer gave up)', report.notSent],
-  ['double effects (must be 0)', report.doubleEffects],
-  ['unclaimed effects (must be 0)', report.unclaimedEffects],
-  ['lost (must be 0)', report.lost],
-  ['Data API emulator', formatDataApiStats(report.dataApi)],
-  ['seconds', report.seconds.toFixed(1)],
-];
-for (const [label, value] of lines) console.log(`${label.padEnd(30)} ${value}`);
-if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0) {
-  console.error(`FAILED: the inbox let an effect through twice or without its claim, or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`);
+for (const [label, value] of lines) console.log(`${label.padEnd(38)} ${value}`);
+if (broken !== undefined) {
+  console.error(`FAILED: ${broken}`);
   process.exit(1);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import pg from 'pg';
 import { InboxConfigError, sqlStateOf, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
@@ -9,9 +10,11 @@ import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../../functions/o
 import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import type { DataApiStats } from '../data-api/index.js';
 import { startEventSource, type RunningEventSource } from '../event-source/index.js';
+import { redriveDeadLetters, type SqsFaults } from '../sqs/index.js';
 import { startPostgres } from '../postgres.js';
 import { createScratchDatabase } from '../scratch-database.js';
 import { settle, type Accounts } from './accounts.js';
+import { settingChecks } from './setting-checks.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultPlan } from './fault-plan.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
@@ -19,7 +22,7 @@ import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, startLocalStack, waitUnti
 import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
-import { orderWorkload, type WorkerMode } from './workload.js';
+import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
 
 /** Options of `runMainJob`. */
 export interface MainJobOptions {
@@ -140,6 +143,20 @@ export interface MainJobOptions {
    */
   readonly transactionIdleTimeoutMs?: number;
   /**
+   * End the run by redriving the DLQ (StartMessageMoveTask) once the queue has drained: the stuck
+   * orders are unlocked first, so their messages now apply; the messages of the `lostDeletes`
+   * orders, whose effect committed long ago, come back under new messageIds and must be duplicates.
+   * @default false
+   */
+  readonly redrive?: boolean;
+  /**
+   * Orders whose every delete is lost until the redrive: their effect commits on the first receive,
+   * every receive after that is a duplicate, and after `maxReceiveCount` of them SQS dead-letters
+   * the message anyway, as a committed message whose deletes kept failing.
+   * @default 5 with `redrive`, else 0
+   */
+  readonly lostDeletes?: number;
+  /**
    * A migrated database to run on (its orders and inbox rows are added to, nothing is dropped).
    * @default a new database on an embedded PostgreSQL (or on DATABASE_URL's server), dropped at the end
    */
@@ -182,6 +199,10 @@ export interface MainJobReport extends Accounts {
   readonly crashes: { readonly beforeCommit: number; readonly afterCommit: number };
   /** Messages handed to two pollers at once. */
   readonly deliveredTwice: number;
+  /** Messages the redrive moved from the DLQ back to the queue (0 without `redrive`). */
+  readonly redriven: number;
+  /** Orders whose deletes were lost until the redrive. */
+  readonly lostDeletes: number;
   /** Deliveries the inbox acknowledged without effect, as the worker reported them. */
   readonly duplicatesSuppressed: number;
   /**
@@ -234,24 +255,20 @@ export const MAIN_JOB_DEFAULTS = {
   driver: 'data-api',
   transactionIdleTimeoutMs: 3000,
   drainTimeoutMs: 120_000,
+  redrive: false,
 } as const;
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 type Settings = Required<Omit<MainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<MainJobOptions, 'databaseUrl' | 'onProgress'>;
 
-type NumberSetting = { [K in keyof Settings]-?: Settings[K] extends number ? K : never }[keyof Settings];
+/** Orders with lost deletes when the run redrives and none were asked for. */
+const REDRIVE_LOST_DELETES = 5;
 
 function checked(options: MainJobOptions): Settings {
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const settings: Settings = { ...MAIN_JOB_DEFAULTS, ...given };
-  const whole = (name: NumberSetting, min: number, max: number) => {
-    const value = settings[name];
-    if (!Number.isInteger(value) || value < min || value > max) throw new InboxConfigError(`${name} must be a whole number from ${min} to ${max}, but ${String(value)} was given.`);
-  };
-  const share = (name: NumberSetting) => {
-    const value = settings[name];
-    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new InboxConfigError(`${name} must be a share from 0 to 1, but ${String(value)} was given.`);
-  };
+  const settings: Settings = { ...MAIN_JOB_DEFAULTS, lostDeletes: options.redrive === true ? REDRIVE_LOST_DELETES : 0, ...given };
+  const { whole, share } = settingChecks(settings);
+  whole('lostDeletes', 0, Math.max(0, settings.orders - settings.stuck));
   whole('orders', 1, 1_000_000);
   whole('producerAttempts', 1, 20);
   whole('poison', 0, 100_000);
@@ -270,6 +287,7 @@ function checked(options: MainJobOptions): Settings {
   share('crashRate');
   share('deliverTwiceRate');
   share('producerRetryRate');
+  if (typeof settings.redrive !== 'boolean') throw new InboxConfigError(`redrive must be true or false, but ${String(settings.redrive)} was given.`);
   if (settings.queue !== 'fifo' && settings.queue !== 'standard') throw new InboxConfigError(`queue must be 'fifo' or 'standard', but "${String(settings.queue)}" was given.`);
   if (settings.driver !== 'data-api' && settings.driver !== 'pg') throw new InboxConfigError(`driver must be 'data-api' or 'pg', but "${String(settings.driver)}" was given.`);
   if (settings.mode !== 'statement' && settings.mode !== 'transaction') throw new InboxConfigError(`mode must be 'statement' or 'transaction', but "${String(settings.mode)}" was given.`);
@@ -279,8 +297,40 @@ function checked(options: MainJobOptions): Settings {
   return settings;
 }
 
-/** A database for the run: the one given, or a new one (on an embedded server) dropped at the end. */
-async function runDatabase(given: string | undefined): Promise<{ url: string; close(): Promise<void> }> {
+/** The lost-delete fault of a run: which orders' deletes fail, until `stop()`. */
+interface LostDeleteFault {
+  readonly failDeleteEntry: NonNullable<SqsFaults['failDeleteEntry']>;
+  stop(): void;
+}
+
+// The first orders after the stuck ones: their deletes are lost, so their committed messages reach the DLQ.
+function lostDeleteFault(workload: Workload, count: number): LostDeleteFault {
+  const doomed = new Set(workload.orders.filter((order) => !order.stuck).slice(0, count).map((order) => order.orderId));
+  let losing = doomed.size > 0;
+  return {
+    failDeleteEntry: ({ body }) => {
+      if (!losing) return false;
+      try {
+        return doomed.has((JSON.parse(body) as { orderId?: string }).orderId ?? '');
+      } catch {
+        return false;
+      }
+    },
+    stop: () => {
+      losing = false;
+    },
+  };
+}
+
+/**
+ * A database for a run: the one given, or a new one (on an embedded server) dropped at the end.
+ *
+ * @example
+ * ```ts
+ * const database = await runDatabase(undefined); // ... database.url ...; await database.close();
+ * ```
+ */
+export async function runDatabase(given: string | undefined): Promise<{ url: string; close(): Promise<void> }> {
   if (given !== undefined) return { url: given, close: async () => undefined };
   const server = await startPostgres();
   try {
@@ -302,14 +352,29 @@ function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<
   return (mode === 'statement' ? shipOrderOptions(db, extra) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
 }
 
-function failureReason(outcome: Outcome): string {
+/**
+ * Why a delivery failed, as the report counts it: the error's name, and its SQLSTATE when it has one.
+ *
+ * @example
+ * ```ts
+ * failureReason(outcome) // 'DatabaseQueryError 55P03'
+ * ```
+ */
+export function failureReason(outcome: Outcome): string {
   const name = outcome.error instanceof Error ? outcome.error.name : typeof outcome.error;
   const state = sqlStateOf(outcome.error);
   return state === undefined ? name : `${name} ${state}`;
 }
 
-// Runs every step even when one fails, so nothing is left running; the first failure is thrown at the end.
-async function releaseAll(steps: readonly (() => Promise<unknown> | undefined)[]): Promise<void> {
+/**
+ * Runs every step even when one fails, so nothing is left running; the first failure is thrown at the end.
+ *
+ * @example
+ * ```ts
+ * await releaseAll([() => source.stop(), () => database.close()]);
+ * ```
+ */
+export async function releaseAll(steps: readonly (() => Promise<unknown> | undefined)[]): Promise<void> {
   const failures: unknown[] = [];
   for (const step of steps) {
     try {
@@ -346,6 +411,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   const queueName = fifo ? 'orders.fifo' : 'orders';
   // A stream of its own, so the faults never shift the workload.
   const faults = faultPlan({ ...settings, maxCopies: settings.copies }, queueName, seededRandom(settings.seed ^ 0x5bd1e995));
+  const lostDeletes = lostDeleteFault(workload, settings.lostDeletes);
 
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
@@ -364,7 +430,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
       maxReceiveCount: settings.maxReceiveCount,
       transactionIdleTimeoutMs: settings.transactionIdleTimeoutMs,
-      sqsFaults: faults.sqsFaults,
+      sqsFaults: { ...faults.sqsFaults, failDeleteEntry: lostDeletes.failDeleteEntry },
     });
     stack = local;
     // Four pollers of ten messages each at most, on the pg driver.
@@ -423,7 +489,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     // Awaited once the queue has drained; until then its failure must not count as unhandled.
     sending.catch(() => undefined);
     const total = workload.messages.length;
-    await waitUntilDrained(local.sqsClient, local.queueUrl, {
+    const drained = () => waitUntilDrained(local.sqsClient, local.queueUrl, {
       timeoutMs: settings.drainTimeoutMs,
       ready: () => producerDone,
       onPoll: async () => {
@@ -435,7 +501,18 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     }).catch((error: unknown) => {
       throw error instanceof Error ? new MainJobNotDrainedError(error, local.dataApi.stats()) : error;
     });
+    await drained();
     const sent = await sending;
+    let redriven = 0;
+    if (settings.redrive) {
+      // The causes are fixed first, as an operator would: the stuck session ends, deletes work again.
+      lostDeletes.stop();
+      await release();
+      release = undefined;
+      const { Attributes } = await local.sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: local.deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
+      redriven = (await redriveDeadLetters(local.sqsClient, { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
+      await drained();
+    }
     await source.stop();
     const stats = source.stats;
     source = undefined;
@@ -463,6 +540,8 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       invocations: stats.invocations,
       crashes,
       deliveredTwice: local.sqs.stats().faults.deliveredTwice,
+      redriven,
+      lostDeletes: settings.lostDeletes,
       duplicatesSuppressed,
       failureReasons,
       dataApi: local.dataApi.stats(),

@@ -35,4 +35,31 @@ describe('the main job (npm start) on the local stack', () => {
       await database.close();
     }
   }, 90_000);
+
+  it('with --redrive: committed messages dead-lettered by lost deletes and the stuck orders, redriven, end applied once, the DLQ empty', async () => {
+    const database = await freshDatabase();
+    try {
+      const report = await runMainJob({
+        databaseUrl: database.url,
+        orders: 200,
+        poison: 4,
+        stuck: 2,
+        crashRate: 0.1,
+        deliverTwiceRate: 0.05,
+        producerRetryRate: 0.05,
+        producerAttempts: 10,
+        redrive: true,
+        lostDeletes: 3,
+        seed: 5,
+      });
+      const { rows } = await database.pool.query<{ version: number; orders: number }>('SELECT version, count(*)::int AS orders FROM orders GROUP BY version ORDER BY version');
+
+      // 2 stuck + 3 with lost deletes went to the DLQ and came back under new messageIds.
+      expect(report.redriven).toBe(5);
+      expect(report).toMatchObject({ applied: 200, rejected: 4, inDlq: 0, doubleEffects: 0, unclaimedEffects: 0, lost: 0, notSent: 0 });
+      expect(rows).toEqual([{ version: 1, orders: 200 }]);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
 });

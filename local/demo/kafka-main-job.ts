@@ -1,0 +1,438 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { InboxConfigError, processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
+import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
+import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';
+import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../../functions/order-worker/ship-order.js';
+import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../data-api/index.js';
+import { crashingKafkaHandler } from '../kafka/crashing-kafka-handler.js';
+import { ProduceAckLostError } from '../kafka/kafka-errors.js';
+import { startKafkaEventSource, type RunningKafkaEventSource } from '../kafka/kafka-event-source.js';
+import { KafkaLog, type LogRecord } from '../kafka/kafka-log.js';
+import { settle, type Accounts } from './accounts.js';
+import type { CrashPoint } from './crashing-handler.js';
+import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
+import { failureReason, releaseAll, runDatabase } from './main-job.js';
+import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
+import type { ProgressState } from './progress-bar.js';
+import { seededRandom } from './seeded-random.js';
+import { settingChecks } from './setting-checks.js';
+import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
+
+/** Options of `runKafkaMainJob`. */
+export interface KafkaMainJobOptions {
+  /**
+   * Orders to produce, one record each.
+   * @default 3000
+   */
+  readonly orders?: number;
+  /**
+   * `statement`: the ship-order example; `transaction`: the record-payment example.
+   * @default 'statement'
+   */
+  readonly mode?: WorkerMode;
+  /**
+   * Partitions of the topic; records are keyed by customer, so a customer's records keep their order.
+   * @default 8
+   */
+  readonly partitions?: number;
+  /**
+   * Share of invocations whose process dies, at a random commit point of the batch.
+   * @default 0.1
+   */
+  readonly crashRate?: number;
+  /**
+   * Where the crashes happen.
+   * @default ['before-commit', 'after-commit']
+   */
+  readonly crashes?: readonly CrashPoint['when'][];
+  /**
+   * Share of batches handed to two invocations at once, as a consumer group rebalance does.
+   * @default 0.02
+   */
+  readonly deliverTwiceRate?: number;
+  /**
+   * Share of produce calls whose acknowledgement is lost: the producer sends the record again, and
+   * the log holds it twice, at two offsets, with one idempotency-key header.
+   * @default 0.05
+   */
+  readonly producerRetryRate?: number;
+  /**
+   * Records the worker cannot parse: they end rejected, with their reason in the inbox.
+   * @default 20
+   */
+  readonly poison?: number;
+  /**
+   * Orders a stuck session keeps locked: their records fail at the lock timeout every time, use up
+   * their retries and go to the on-failure destination.
+   * @default 3
+   */
+  readonly stuck?: number;
+  /**
+   * Customers (record keys) the orders are spread over.
+   * @default 50
+   */
+  readonly groups?: number;
+  /**
+   * Seed of the workload and of the fault decisions.
+   * @default 1
+   */
+  readonly seed?: number;
+  /**
+   * Pollers of the event source (provisioned mode), each owning some partitions.
+   * @default 4
+   */
+  readonly pollers?: number;
+  /**
+   * Records per invocation.
+   * @default 100
+   */
+  readonly batchSize?: number;
+  /**
+   * Retries of a failing position before its records go to the on-failure destination.
+   * @default 5
+   */
+  readonly retryAttempts?: number;
+  /**
+   * The worker's bound on a lock wait.
+   * @default 500
+   */
+  readonly lockTimeoutMs?: number;
+  /**
+   * The function timeout: an invocation still running then dies.
+   * @default 15000
+   */
+  readonly functionTimeoutMs?: number;
+  /**
+   * How long the Data API emulator keeps a transaction without a call (3 minutes on the service).
+   * @default 3000
+   */
+  readonly transactionIdleTimeoutMs?: number;
+  /**
+   * A migrated database to run on.
+   * @default a new database on an embedded PostgreSQL (or on DATABASE_URL's server), dropped at the end
+   */
+  readonly databaseUrl?: string;
+  /**
+   * How long the topic may take to be consumed before the run fails.
+   * @default 120000
+   */
+  readonly drainTimeoutMs?: number;
+  /**
+   * Told how far the run is, a few times a second.
+   * @default none
+   */
+  readonly onProgress?: (progress: ProgressState) => void;
+}
+
+/** What a Kafka run did; the accounts are read from the database and the on-failure destination. */
+export interface KafkaMainJobReport extends Accounts {
+  readonly mode: WorkerMode;
+  readonly orders: number;
+  readonly partitions: number;
+  /** Records the producer meant to produce: orders and poison. */
+  readonly sent: number;
+  /** Produce calls whose acknowledgement was lost, each sent again. */
+  readonly lostAcks: number;
+  /** Records the producer gave up on; nothing is expected of them. */
+  readonly notSent: number;
+  /** Records the log holds: above `sent` by the copies a lost acknowledgement left. */
+  readonly stored: number;
+  /** Records handed to invocations, redeliveries and double deliveries included. */
+  readonly deliveries: number;
+  readonly invocations: number;
+  readonly crashes: { readonly beforeCommit: number; readonly afterCommit: number };
+  /** Batches handed to two invocations at once. */
+  readonly deliveredTwice: number;
+  readonly duplicatesSuppressed: number;
+  readonly failureReasons: Readonly<Record<string, number>>;
+  /**
+   * Pairs of records of one partition whose effects committed in the other order than their
+   * offsets (the first copy of each order counts): must be 0.
+   */
+  readonly orderBreaks: number;
+  readonly dataApi: DataApiStats;
+  readonly seconds: number;
+}
+
+/** The defaults of `runKafkaMainJob`, in one place; `npm start -- --source kafka` shows them in its help. */
+export const KAFKA_MAIN_JOB_DEFAULTS = {
+  orders: 3000,
+  mode: 'statement',
+  partitions: 8,
+  crashRate: 0.1,
+  crashes: ['before-commit', 'after-commit'],
+  deliverTwiceRate: 0.02,
+  producerRetryRate: 0.05,
+  poison: 20,
+  stuck: 3,
+  groups: 50,
+  seed: 1,
+  pollers: 4,
+  batchSize: 100,
+  retryAttempts: 5,
+  lockTimeoutMs: 500,
+  functionTimeoutMs: 15_000,
+  transactionIdleTimeoutMs: 3000,
+  drainTimeoutMs: 120_000,
+} as const;
+
+const TOPIC = 'orders';
+const PRODUCE_ATTEMPTS = 10;
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+type Settings = Required<Omit<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>;
+
+function checked(options: KafkaMainJobOptions): Settings {
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const settings: Settings = { ...KAFKA_MAIN_JOB_DEFAULTS, ...given };
+  const { whole, share } = settingChecks(settings);
+  whole('orders', 1, 1_000_000);
+  whole('partitions', 1, 1000);
+  whole('poison', 0, 100_000);
+  whole('stuck', 0, settings.orders);
+  whole('groups', 1, 100_000);
+  whole('seed', 0, 2 ** 32 - 1);
+  whole('pollers', 1, 100);
+  whole('batchSize', 1, 10_000);
+  whole('retryAttempts', 0, 10_000);
+  whole('lockTimeoutMs', 1, 60_000);
+  whole('functionTimeoutMs', 1000, 840_000);
+  whole('transactionIdleTimeoutMs', 1, 180_000);
+  whole('drainTimeoutMs', 1000, 3_600_000);
+  share('crashRate');
+  share('deliverTwiceRate');
+  share('producerRetryRate');
+  if (settings.mode !== 'statement' && settings.mode !== 'transaction') throw new InboxConfigError(`mode must be 'statement' or 'transaction', but "${String(settings.mode)}" was given.`);
+  if (!Array.isArray(settings.crashes) || settings.crashes.length === 0 || settings.crashes.some((when) => when !== 'before-commit' && when !== 'after-commit')) {
+    throw new InboxConfigError(`crashes must list 'before-commit' and/or 'after-commit', but ${JSON.stringify(settings.crashes)} was given.`);
+  }
+  return settings;
+}
+
+/** Produces the workload, keyed by customer so each one's records share a partition; a lost acknowledgement is sent again. */
+async function produceWorkload(log: KafkaLog, workload: Workload): Promise<{ failed: Set<string> }> {
+  const failed = new Set<string>();
+  for (const message of workload.messages) {
+    const value = typeof message.body === 'string' ? message.body : JSON.stringify(message.body);
+    const record = { key: message.groupId ?? message.key!, value, headers: { 'idempotency-key': message.key! } };
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await log.produce(TOPIC, record);
+        break;
+      } catch (error) {
+        if (!(error instanceof ProduceAckLostError)) throw error;
+        if (attempt >= PRODUCE_ATTEMPTS) {
+          failed.add(message.key!);
+          break;
+        }
+      }
+    }
+  }
+  return { failed };
+}
+
+/**
+ * Counts, per partition, the records whose effect committed before an earlier record's: the
+ * effect's `updated_at` (the time its statement or transaction started) must not go back along
+ * the partition's offsets. Only each order's first record counts; copies are duplicates.
+ */
+async function countOrderBreaks(pool: pg.Pool, log: KafkaLog, partitions: number): Promise<number> {
+  // Microseconds since the epoch: a Date would round two close commits to one millisecond.
+  const { rows } = await pool.query<{ order_id: string; at: string }>(
+    'SELECT order_id, (extract(epoch FROM updated_at) * 1000000)::bigint::text AS at FROM orders WHERE version > 0 OR paid_total > 0',
+  );
+  const appliedAt = new Map(rows.map((row) => [row.order_id, BigInt(row.at)]));
+  let breaks = 0;
+  for (let partition = 0; partition < partitions; partition += 1) {
+    const seen = new Set<string>();
+    let last: bigint | undefined;
+    const { start, end } = log.offsets(TOPIC, partition);
+    for (const record of log.read(TOPIC, partition, start, end - start)) {
+      const orderId = orderIdOf(record);
+      const applied = orderId === undefined ? undefined : appliedAt.get(orderId);
+      if (orderId === undefined || applied === undefined || seen.has(orderId)) continue;
+      seen.add(orderId);
+      if (last !== undefined && applied < last) breaks += 1;
+      last = applied;
+    }
+  }
+  return breaks;
+}
+
+function orderIdOf(record: LogRecord): string | undefined {
+  try {
+    const body = JSON.parse(record.value.toString('utf8')) as { orderId?: unknown };
+    return typeof body.orderId === 'string' ? body.orderId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function headerOf(record: LogRecord, name: string): string | undefined {
+  return record.headers.find(([header]) => header === name)?.[1].toString('utf8');
+}
+
+function kafkaWorker(mode: WorkerMode, db: Database, extra: { lockTimeoutMs: number; onOutcome: (outcome: Outcome) => void }): InboxOptions<unknown, KafkaRecord> {
+  return (mode === 'statement' ? kafkaShipOrderOptions(db, extra) : kafkaRecordPaymentOptions(db, extra)) as InboxOptions<unknown, KafkaRecord>;
+}
+
+async function waitUntilConsumed(source: RunningKafkaEventSource, timeoutMs: number, onPoll: () => Promise<void>): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (source.lag() > 0) {
+    if (performance.now() > deadline) throw new Error(`The topic was not consumed in ${timeoutMs} ms: ${source.lag()} records left.`);
+    await onPoll();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The main job on Lambda's Kafka event source: a PostgreSQL, the migrations through the Data API
+ * emulator, a topic of `partitions` partitions in the local Kafka log, and the order worker (the
+ * Kafka options of the examples, on `dataApiDatabase`, an SDK client per Lambda environment)
+ * behind the Kafka poller in provisioned mode with partial batch responses. The producer's
+ * acknowledgements are lost now and then (so the log holds copies), invocations die before or
+ * after a commit, batches go to two invocations at once, poison records and orders locked by a
+ * stuck session are mixed in. Once the topic is consumed the accounts are settled from the
+ * database and the on-failure destination, and every partition's order is checked.
+ *
+ * @example
+ * ```ts
+ * const report = await runKafkaMainJob({ orders: 3000, partitions: 8 });
+ * if (report.doubleEffects + report.lost + report.orderBreaks > 0) process.exit(1);
+ * ```
+ */
+export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promise<KafkaMainJobReport> {
+  const settings = checked(options);
+  const started = performance.now();
+  const random = seededRandom(settings.seed ^ 0x5bd1e995);
+  const consumer = settings.mode === 'statement' ? SHIP_ORDER_CONSUMER : RECORD_PAYMENT_CONSUMER;
+  const workload = orderWorkload({ ...settings, fifo: true, runId: randomUUID().slice(0, 8), random: seededRandom(settings.seed) });
+
+  const database = await runDatabase(settings.databaseUrl);
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  pool.on('error', () => undefined);
+  const databaseName = decodeURIComponent(new URL(database.url).pathname.slice(1));
+  let dataApi: RunningDataApi | undefined;
+  const environments: LambdaEnvironment[] = [];
+  let source: RunningKafkaEventSource | undefined;
+  let release: (() => Promise<void>) | undefined;
+  let failed = true;
+  try {
+    dataApi = await startDataApi({ databaseUrl: database.url, idleTimeoutMs: settings.transactionIdleTimeoutMs });
+    const api = dataApi;
+    const adminClient = localDataApiClient(api.endpoint);
+    try {
+      await migrate(localDataApiDatabase(adminClient, databaseName), await readMigrations(MIGRATIONS_DIR));
+    } finally {
+      adminClient.destroy();
+    }
+    await seedOrders(pool, workload.orders);
+    release = await lockOrders(pool, workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
+
+    let lostAcks = 0;
+    const log = new KafkaLog({ faults: { loseProduceAck: () => {
+      const lose = random() < settings.producerRetryRate;
+      if (lose) lostAcks += 1;
+      return lose;
+    } } });
+    log.createTopic(TOPIC, { partitions: settings.partitions });
+
+    const crashes = { beforeCommit: 0, afterCommit: 0 };
+    const failureReasons: Record<string, number> = {};
+    let duplicatesSuppressed = 0;
+    const onOutcome = (outcome: Outcome) => {
+      if (outcome.kind === 'duplicate') duplicatesSuppressed += 1;
+      if (outcome.kind !== 'failed') return;
+      const reason = failureReason(outcome);
+      failureReasons[reason] = (failureReasons[reason] ?? 0) + 1;
+    };
+    const worker = localDataApiDatabase(localDataApiClient(api.endpoint), databaseName);
+    source = startKafkaEventSource({
+      log,
+      topic: TOPIC,
+      handler: crashingKafkaHandler({
+        db: worker,
+        // Each environment has its own Data API client, and a dead one sends nothing more.
+        environment: () => {
+          const environment = dataApiEnvironment(api.endpoint, databaseName);
+          environments.push(environment);
+          return environment;
+        },
+        handler: (db) => (event, context) => processKafkaBatch(event, context, kafkaWorker(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, onOutcome })),
+        plan: (event) => {
+          const records = Object.values(event.records).flat();
+          if (records.length === 0 || random() >= settings.crashRate) return undefined;
+          const when = settings.crashes[Math.floor(random() * settings.crashes.length)]!;
+          return { when, at: 1 + Math.floor(random() * records.length) };
+        },
+        openTransactions: 'abandoned',
+        onCrash: (point) => {
+          if (point.when === 'before-commit') crashes.beforeCommit += 1;
+          else crashes.afterCommit += 1;
+        },
+      }),
+      pollers: settings.pollers,
+      batchSize: settings.batchSize,
+      maxBatchingWindowMs: 50,
+      functionTimeoutMs: settings.functionTimeoutMs,
+      maximumRetryAttempts: settings.retryAttempts,
+      functionName: 'order-worker',
+      faults: { deliverTwice: (batch) => batch.attempt === 1 && random() < settings.deliverTwiceRate },
+    });
+
+    // The producer writes while the pollers consume, as in production.
+    const produced = await produceWorkload(log, workload);
+    const total = workload.messages.length;
+    await waitUntilConsumed(source, settings.drainTimeoutMs, async () => {
+      if (settings.onProgress === undefined) return;
+      const parked = source?.discarded.reduce((sum, given) => sum + given.records.length, 0) ?? 0;
+      const settled = Math.min(total, await countSettled(pool, consumer, workload.keys) + parked);
+      settings.onProgress({ settled, total, elapsedMs: performance.now() - started });
+    });
+    await source.stop();
+    const stats = source.stats;
+    const discarded = source.discarded.flatMap((given) => given.records);
+    source = undefined;
+    await release();
+    release = undefined;
+    await worker.close();
+
+    const accounts = settle(workload, {
+      effects: await readEffects(pool, settings.mode, workload.orders),
+      inbox: await readInbox(pool, consumer, workload.keys),
+      parked: discarded.map((record) => headerOf(record, 'idempotency-key') ?? ''),
+      notSent: produced.failed,
+    });
+    const orderBreaks = await countOrderBreaks(pool, log, settings.partitions);
+    failed = false;
+    return {
+      ...accounts,
+      mode: settings.mode,
+      orders: settings.orders,
+      partitions: settings.partitions,
+      sent: workload.messages.length,
+      lostAcks,
+      notSent: produced.failed.size,
+      stored: log.stats.produced,
+      deliveries: stats.records,
+      invocations: stats.invocations,
+      crashes,
+      deliveredTwice: stats.doubleDeliveries,
+      duplicatesSuppressed,
+      failureReasons,
+      orderBreaks,
+      dataApi: api.stats(),
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    const cleanup = releaseAll([
+      () => source?.stop(), () => release?.(),
+      () => Promise.all(environments.map((environment) => environment.close())),
+      () => dataApi?.close(), () => pool.end(), () => database.close(),
+    ]);
+    if (failed) await cleanup.catch(() => undefined);
+    else await cleanup;
+  }
+}
