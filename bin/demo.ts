@@ -19,7 +19,7 @@ const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue
                 transaction: the record-payment worker (two tables in the claim's transaction)
   --fault-rate  share of invocations that die, at a random commit point of their batch
   --crashes     where they die: before-commit, after-commit, or both (comma-separated)
-  --twice-rate  share of messages SQS hands to two pollers at once
+  --twice-rate  share of messages SQS hands to two pollers at once (Kafka: of batches, default ${K.deliverTwiceRate})
   --copies      most pollers that hold one message at once (standard queue): 3 delivers a message 1-3 times
   --retry-rate  share of producer batches whose answer is lost, and of entries SQS fails
   --poison      messages the worker cannot parse (rejected)

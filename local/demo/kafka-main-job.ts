@@ -48,8 +48,9 @@ export interface KafkaMainJobOptions {
    */
   readonly crashes?: readonly CrashPoint['when'][];
   /**
-   * Share of batches handed to two invocations at once, as a consumer group rebalance does.
-   * @default 0.02
+   * Share of batches handed to two invocations at once, as a consumer group rebalance does (a
+   * batch holds up to 100 records, so this is per batch, not per record as on SQS).
+   * @default 0.1
    */
   readonly deliverTwiceRate?: number;
   /**
@@ -163,7 +164,7 @@ export const KAFKA_MAIN_JOB_DEFAULTS = {
   partitions: 8,
   crashRate: 0.1,
   crashes: ['before-commit', 'after-commit'],
-  deliverTwiceRate: 0.02,
+  deliverTwiceRate: 0.1,
   producerRetryRate: 0.05,
   poison: 20,
   stuck: 3,
