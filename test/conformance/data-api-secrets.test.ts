@@ -9,7 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scramVerifier } from '../../functions/migrate/scram-verifier.js';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type DataApiCredentials, type RunningDataApi } from '../../local/data-api/index.js';
-import { freshDatabase, type FreshDatabase } from '../support/database.js';
+import { passwordCheckingDatabase, type FreshDatabase } from '../support/database.js';
 
 const secretArn = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}`;
 const SECRET = { reader: secretArn('reader'), owner: secretArn('owner'), wrong: secretArn('wrong-password') } as const;
@@ -43,7 +43,7 @@ async function thrown(promise: Promise<unknown>): Promise<Error & { $metadata?: 
 }
 
 beforeAll(async () => {
-  fresh = await freshDatabase();
+  fresh = await passwordCheckingDatabase();
   // The name is this file's own making; the password goes bound, through the migrations' helper.
   await fresh.pool.query(`CREATE ROLE ${READER} NOLOGIN`);
   await fresh.pool.query('SELECT inbox_set_role_password($1, $2)', [READER, scramVerifier(READER_PASSWORD)]);

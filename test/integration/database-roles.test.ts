@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { DatabaseErrorException, ExecuteStatementCommand, type RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsHandler } from '../../functions/migrate/index.js';
 import type { MigrationsResourceResponse } from '../../functions/migrate/on-event.js';
 import { RoleSecretError, ROLE_SECRETS_ENV } from '../../functions/migrate/role-secrets.js';
@@ -16,7 +16,7 @@ import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { INBOX_DATABASE_ROLES } from '../../lib/database-roles.js';
 import { migrationsHash } from '../../lib/migrations-hash.js';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type DataApiCredentials, type RunningDataApi } from '../../local/data-api/index.js';
-import { emptyDatabase, type FreshDatabase } from '../support/database.js';
+import { passwordCheckingDatabase, type FreshDatabase } from '../support/database.js';
 import { inboxRows, orderRow, seedOrders } from '../support/orders.js';
 import { failedIds, lambdaContext, redelivery, sqsEvent, sqsRecord } from '../support/sqs-events.js';
 
@@ -40,6 +40,8 @@ const readSecret = async (arn: string) => {
 const migrateHandler = migrationsHandler({ readSecret });
 
 let target: FreshDatabase;
+/** A superuser pool on the target database, for arranging and checking. */
+let pool: pg.Pool;
 let database: string;
 let api: RunningDataApi;
 let client: RDSDataClient;
@@ -98,13 +100,15 @@ async function admin<T>(work: (connection: pg.Client) => Promise<T>): Promise<T>
 }
 
 beforeAll(async () => {
-  target = await emptyDatabase();
+  // Passwords are what this file checks: a server of its own, whatever DATABASE_URL says.
+  target = await passwordCheckingDatabase({ empty: true });
   database = decodeURIComponent(new URL(target.url).pathname.slice(1));
-  const owner = new URL(inject('pgAdminUrl'));
+  pool = target.pool;
+  const owner = new URL(target.url);
   secrets[SECRET.owner] = { username: decodeURIComponent(owner.username), password: decodeURIComponent(owner.password) };
   secrets[SECRET.worker] = { username: INBOX_DATABASE_ROLES.worker, password: newPassword() };
   secrets[SECRET.cleanup] = { username: INBOX_DATABASE_ROLES.cleanup, password: newPassword() };
-  api = await startDataApi({ databaseUrl: inject('pgAdminUrl'), secrets });
+  api = await startDataApi({ databaseUrl: target.url, secrets });
   client = localDataApiClient(api.endpoint);
   // The migrate function's environment in AWS, pointed at the emulator.
   Object.assign(process.env, {
@@ -194,7 +198,7 @@ describe('the worker, signed in with its own secret, does all the order worker d
   it('ships an order, records a payment, rejects a bad message and sees a duplicate', async () => {
     const worker = signedIn(SECRET.worker);
     const outcomes: Outcome[] = [];
-    const [orderId] = await seedOrders(target.pool, 1);
+    const [orderId] = await seedOrders(pool, 1);
     const ship = sqsRecord({ orderId }, { key: `ship-${orderId}` });
     const broken = sqsRecord({ orderId: 'not-a-uuid' }, { key: `broken-${orderId}` });
     const payment = sqsRecord({ paymentId: randomUUID(), orderId, amount: '7.25' }, { key: `payment-${orderId}` });
@@ -204,8 +208,8 @@ describe('the worker, signed in with its own secret, does all the order worker d
 
     expect([...failedIds(shipped), ...failedIds(paid)]).toEqual([]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(['duplicate', 'processed', 'processed', 'rejected']);
-    expect(await orderRow(target.pool, orderId!)).toMatchObject({ status: 'shipped', version: 1, paid_total: '7.25' });
-    expect((await inboxRows(target.pool, 'ship-order')).get(`broken-${orderId}`)?.status).toBe('rejected');
+    expect(await orderRow(pool, orderId!)).toMatchObject({ status: 'shipped', version: 1, paid_total: '7.25' });
+    expect((await inboxRows(pool, 'ship-order')).get(`broken-${orderId}`)?.status).toBe('rejected');
   });
 
   it.each([
@@ -225,14 +229,14 @@ describe('the worker, signed in with its own secret, does all the order worker d
 describe('the cleanup, signed in with its own secret, only deletes old inbox rows', () => {
   it('deletes the rows past the retention with the cleanup\'s own code and keeps the others', async () => {
     const consumer = `cleanup-${randomUUID().slice(0, 8)}`;
-    await target.pool.query(`INSERT INTO consumed_message (consumer_name, message_id, payload_hash, processed_at)
+    await pool.query(`INSERT INTO consumed_message (consumer_name, message_id, payload_hash, processed_at)
       SELECT $1, 'old-' || i, 'h', now() - interval '30 days' FROM generate_series(1, 5) AS i
       UNION ALL SELECT $1, 'new', 'h', now()`, [consumer]);
 
     const report = await cleanupInbox(signedIn(SECRET.cleanup), { retentionMs: 21 * 86_400_000, batchSize: 2 });
 
     expect(report).toMatchObject({ deleted: 5, done: true });
-    expect([...(await inboxRows(target.pool, consumer)).keys()]).toEqual(['new']);
+    expect([...(await inboxRows(pool, consumer)).keys()]).toEqual(['new']);
   });
 
   it.each([

@@ -1,5 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
+import { startPostgres } from '../../local/postgres.js';
 import { createScratchDatabase } from '../../local/scratch-database.js';
 
 /** A database of a test's own: its URL, a direct pg pool on it for arranging and checking, and its removal. */
@@ -52,4 +56,41 @@ export function freshDatabase(): Promise<FreshDatabase> {
  */
 export function emptyDatabase(): Promise<FreshDatabase> {
   return createDatabase('inbox_empty', 'template0');
+}
+
+/**
+ * A database on an embedded server of the test's own, whatever DATABASE_URL says, for tests of
+ * password authentication: a server with a trust rule (as the machine's may have) accepts any
+ * password. Migrated unless `empty`; `close()` drops it and stops the server.
+ *
+ * @example
+ * ```ts
+ * const own = await passwordCheckingDatabase();
+ * await startDataApi({ databaseUrl: own.url, secrets });
+ * await own.close();
+ * ```
+ */
+export async function passwordCheckingDatabase(options: { readonly empty?: boolean } = {}): Promise<FreshDatabase> {
+  const server = await startPostgres({ databaseUrl: '' });
+  try {
+    const scratch = await createScratchDatabase(server.url, 'inbox_auth', { template: 'template0' });
+    const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
+    pool.on('error', () => undefined);
+    if (!options.empty) {
+      const db = pgDatabase({ pool });
+      await migrate(db, await readMigrations(fileURLToPath(new URL('../../migrations', import.meta.url))));
+    }
+    return {
+      url: scratch.url,
+      pool,
+      close: async () => {
+        await pool.end();
+        await scratch.drop();
+        await server.close();
+      },
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 }
