@@ -18,6 +18,9 @@ import { createScratchDatabase } from '../local/scratch-database.js';
 import { openDataApi } from '../test/support/data-api.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
 
+// One line instead of the AWS SDK's paragraph about Node.js 22.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const { values: args } = parseArgs({
   options: {
     latency: { type: 'string', default: '10' },

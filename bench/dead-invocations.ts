@@ -14,6 +14,9 @@ import { formatDataApiStats, MainJobNotDrainedError, runMainJob, type MainJobOpt
 import { startPostgres } from '../local/postgres.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 
+// One line instead of the AWS SDK's paragraph about Node.js 22.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const { values: args } = parseArgs({
   options: {
     orders: { type: 'string', default: '2000' },
