@@ -51,6 +51,10 @@ export class AlarmTopic extends Construct {
       principals: [cloudwatch],
       actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
       resources: ['*'],
+      conditions: {
+        StringEquals: { 'aws:SourceAccount': account },
+        ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
+      },
     }));
     this.topic = new sns.Topic(this, 'Topic', { masterKey: this.key, enforceSSL: true, displayName: 'sqs-inbox alarms' });
     this.topic.addToResourcePolicy(new iam.PolicyStatement({

@@ -5,17 +5,20 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { InfraConfigError } from './infra-config-error.js';
 
-/** The RDS Data API calls the kit makes, as AWS's minimum policy lists them (data-api.access). */
+/** The RDS Data API calls the kit's drivers make: statements and transactions, no BatchExecuteStatement. */
 export const DATA_API_ACTIONS = [
-  'rds-data:BatchExecuteStatement',
   'rds-data:BeginTransaction',
   'rds-data:CommitTransaction',
   'rds-data:ExecuteStatement',
   'rds-data:RollbackTransaction',
 ] as const;
 
+/** One of the Data API calls the kit makes. */
+export type DataApiAction = (typeof DATA_API_ACTIONS)[number];
+
 /**
- * Lets `grantee` make the Data API calls on `cluster`, and nothing else: unlike
+ * Lets `grantee` make the Data API calls on `cluster` (all the kit makes, or the `actions` given),
+ * and nothing else: unlike
  * `cluster.grantDataApiAccess`, no secret is granted, so the grantee can sign in only with a secret
  * it is given separately (`secret.grantRead`). That read is what tells the functions' database
  * users apart: IAM's rds-data actions have no condition key naming the secret. Like the CDK's
@@ -28,7 +31,7 @@ export const DATA_API_ACTIONS = [
  * cleanupSecret.grantRead(cleanupFunction);
  * ```
  */
-export function grantDataApiCalls(cluster: rds.IDatabaseCluster, grantee: iam.IGrantable): iam.Grant {
+export function grantDataApiCalls(cluster: rds.IDatabaseCluster, grantee: iam.IGrantable, actions: readonly DataApiAction[] = DATA_API_ACTIONS): iam.Grant {
   const cfn = cluster.node.defaultChild;
   if (cfn instanceof rds.CfnDBCluster) {
     const enabled: unknown = Stack.of(cluster).resolve(cfn.enableHttpEndpoint);
@@ -37,7 +40,7 @@ export function grantDataApiCalls(cluster: rds.IDatabaseCluster, grantee: iam.IG
     }
     if (enabled === undefined) cfn.enableHttpEndpoint = true;
   }
-  return iam.Grant.addToPrincipal({ grantee, actions: [...DATA_API_ACTIONS], resourceArns: [cluster.clusterArn] });
+  return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [cluster.clusterArn] });
 }
 
 /** The id of the warning a consumer gives when it signs in with the cluster's own secret. */

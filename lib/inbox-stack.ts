@@ -287,7 +287,8 @@ export class InboxStack extends Stack {
         POWERTOOLS_SERVICE_NAME: CLEANUP_SERVICE_NAME,
       },
     });
-    grantDataApiCalls(this.cluster, cleanupFunction);
+    // The cleanup's DELETEs are single autocommitted statements: it begins no transaction.
+    grantDataApiCalls(this.cluster, cleanupFunction, ['rds-data:ExecuteStatement']);
     secret.grantRead(cleanupFunction);
     // Its role, and the role's password, exist once the migrations have run.
     cleanupFunction.node.addDependency(this.migrations);

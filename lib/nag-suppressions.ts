@@ -46,7 +46,7 @@ export function suppressInboxStackFindings(findings: InboxStackFindings): void {
   Validations.of(cluster).acknowledge({
     id: 'AwsSolutions-RDS6',
     reason: 'Nothing connects to the cluster with database credentials over the network: every caller uses the RDS Data API, '
-      + 'which is authorized by IAM (rds-data:* on the cluster ARN) and signs in with the Secrets Manager secret.',
+      + 'which is authorized by IAM (the rds-data statement and transaction actions on the cluster ARN) and signs in with a Secrets Manager secret.',
   });
   if (!findings.deletionProtection) {
     Validations.of(cluster).acknowledge({

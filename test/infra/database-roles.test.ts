@@ -71,11 +71,17 @@ describe('each function reads only its own database secret', () => {
     expect(environmentOf(FUNCTIONS.migrate).SECRET_ARN).toEqual(SECRETS.owner);
   });
 
-  it('every function makes exactly the five Data API calls, on the cluster\'s ARN only', () => {
+  it('each function makes only the Data API calls it needs, on the cluster\'s ARN only', () => {
+    // The migrate function has the CDK's own grant (cluster.grantDataApiAccess), with its owner secret.
+    const needs = {
+      [FUNCTIONS.worker]: [...DATA_API_ACTIONS].sort(),
+      [FUNCTIONS.cleanup]: ['rds-data:ExecuteStatement'],
+      [FUNCTIONS.migrate]: expect.arrayContaining([...DATA_API_ACTIONS]),
+    };
     for (const fn of Object.values(FUNCTIONS)) {
       const dataApi = statementsOf(fn).filter((s) => [s.Action].flat().some((action) => action.startsWith('rds-data:')));
       expect(dataApi).toHaveLength(1);
-      expect([dataApi[0]!.Action].flat().sort()).toEqual([...DATA_API_ACTIONS].sort());
+      expect([dataApi[0]!.Action].flat().sort()).toEqual(needs[fn]);
       expect(JSON.stringify(dataApi[0]!.Resource)).toMatch(/:cluster:.*DatabaseB/);
       expect(statementsOf(fn).every((s) => s.Resource !== '*')).toBe(true);
     }

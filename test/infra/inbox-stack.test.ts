@@ -242,6 +242,8 @@ describe('the alarm topic (unbundled)', () => {
       EnableKeyRotation: true,
       KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({
         Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        // Only this account's alarms, as the topic policy says.
+        Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
       })]) },
     });
   });

@@ -47,6 +47,29 @@ describe.each(drivers)('handler failures on $name', (driver) => {
     });
   });
 
+  describe('a handler that throws a subclass of PermanentError with a name of its own', () => {
+    class OrderCancelledError extends PermanentError {
+      public constructor(id: string) {
+        super(`order ${id} is cancelled`);
+        this.name = 'OrderCancelledError';
+      }
+    }
+
+    it('is rejected with its reason, not retried', async () => {
+      const consumer = uniqueConsumer('perm-sub');
+      const [orderId] = await seedOrders(fx.pool, 1);
+      const outcomes: Outcome[] = [];
+      const record = sqsRecord({ orderId });
+
+      const response = await processBatch(sqsEvent(record), lambdaContext(), shipThen(consumer, outcomes, () => { throw new OrderCancelledError(orderId!); }));
+
+      expect(failedIds(response)).toEqual([]);
+      expect(outcomes.map((o) => o.kind)).toEqual(['rejected']);
+      expect((await inboxRows(fx.pool, consumer)).get(record.messageId)).toMatchObject({ status: 'rejected', error: `OrderCancelledError: order ${orderId} is cancelled` });
+      expect((await orderVersions(fx.pool, [orderId!])).get(orderId!)).toBe(0);
+    });
+  });
+
   describe('a handler that throws PermanentError', () => {
     it('rolls back the effect, records the message as rejected with the reason, acknowledges it, and a redelivery is a duplicate', async () => {
       const consumer = uniqueConsumer('permanent');

@@ -11,7 +11,7 @@ import { InboxConfigError } from '../errors.js';
 import { retry } from '../retry.js';
 import type { SqlStatement } from '../sql/sql.js';
 import { DataApiResumingError } from './errors.js';
-import { checkedOptions, ENV_NAMES, type DataApiDatabaseFromEnvOptions, type DataApiDatabaseOptions, type ResumeRetry } from './options.js';
+import { ENV_NAMES, resumeRetryOf, type DataApiDatabaseFromEnvOptions, type DataApiDatabaseOptions, type ResumeRetry } from './options.js';
 import { toDataApiStatement } from './parameters.js';
 import { toQueryResult } from './records.js';
 import { serviceErrorName, translateServiceError } from './service-errors.js';
@@ -46,7 +46,7 @@ function whileResuming<T>(call: () => Promise<T>, resume: Required<ResumeRetry>)
  * ```
  */
 export function dataApiDatabase(options: DataApiDatabaseOptions): Database {
-  const resume = checkedOptions(options);
+  const resume = resumeRetryOf(options);
   const client = options.client ?? new RDSDataClient({});
   const target = { resourceArn: options.resourceArn, secretArn: options.secretArn };
 

@@ -2,11 +2,16 @@ import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import { INBOX_ENV } from '../environment.js';
 import { InboxConfigError } from '../errors.js';
 
-/** How long a call waits for a paused Aurora Serverless cluster to resume. */
+/**
+ * How long a call waits for a paused Aurora Serverless cluster to resume. The driver cannot see the
+ * invocation's deadline, so its own wait is kept short (at most 1.75 s by default, under the
+ * runtime's 5 s `deadlineMarginMs`); what is left is a `DataApiResumingError`, which the runtime
+ * retries in place while the invocation has time, and `untilResumed` waits out for a whole resume.
+ */
 export interface ResumeRetry {
   /**
    * Tries of one call while the service answers DatabaseResumingException, the first included.
-   * @default 6
+   * @default 4
    */
   readonly attempts?: number;
   /**
@@ -16,7 +21,7 @@ export interface ResumeRetry {
   readonly baseMs?: number;
   /**
    * The longest single wait in milliseconds.
-   * @default 4000
+   * @default 2000
    */
   readonly maxMs?: number;
 }
@@ -37,7 +42,7 @@ export interface DataApiDatabaseOptions {
   readonly client?: RDSDataClient;
   /**
    * Waiting for a paused cluster (DatabaseResumingException, which the SDK does not retry).
-   * @default { attempts: 6, baseMs: 250, maxMs: 4000 }
+   * @default { attempts: 4, baseMs: 250, maxMs: 2000 }
    */
   readonly resumeRetry?: ResumeRetry;
 }
@@ -52,7 +57,7 @@ export interface DataApiDatabaseFromEnvOptions extends Pick<DataApiDatabaseOptio
 }
 
 /** The defaults of `resumeRetry`, in one place. */
-export const RESUME_DEFAULTS = { attempts: 6, baseMs: 250, maxMs: 4000 } as const;
+export const RESUME_DEFAULTS = { attempts: 4, baseMs: 250, maxMs: 2000 } as const;
 
 /** The environment variables `dataApiDatabaseFromEnv` reads (the InboxConsumer construct sets them). */
 export const ENV_NAMES = { resourceArn: INBOX_ENV.clusterArn, secretArn: INBOX_ENV.secretArn, database: INBOX_ENV.databaseName } as const;
@@ -63,10 +68,10 @@ export const ENV_NAMES = { resourceArn: INBOX_ENV.clusterArn, secretArn: INBOX_E
  *
  * @example
  * ```ts
- * const resume = checkedOptions(options); // { attempts: 6, baseMs: 250, maxMs: 4000 }
+ * const resume = resumeRetryOf(options); // { attempts: 4, baseMs: 250, maxMs: 2000 }
  * ```
  */
-export function checkedOptions(options: DataApiDatabaseOptions): Required<ResumeRetry> {
+export function resumeRetryOf(options: DataApiDatabaseOptions): Required<ResumeRetry> {
   if (typeof options !== 'object' || options === null) throw new InboxConfigError('dataApiDatabase needs { resourceArn, secretArn, database }.');
   for (const field of ['resourceArn', 'secretArn', 'database'] as const) {
     if (typeof options[field] !== 'string' || options[field].trim() === '') {

@@ -52,7 +52,8 @@ export function kafkaPartitionOf(record: Pick<KafkaRecord, 'topic' | 'partition'
 }
 
 /**
- * A record's value as UTF-8 text, for a `parse` of your own.
+ * A record's value as UTF-8 text, for a `parse` of your own; throws a TypeError when the value is
+ * not base64 or its bytes are not UTF-8 (a `parse` that throws rejects the record).
  *
  * @example
  * ```ts
@@ -60,10 +61,25 @@ export function kafkaPartitionOf(record: Pick<KafkaRecord, 'topic' | 'partition'
  * ```
  */
 export function kafkaValue(record: Pick<KafkaRecord, 'value'>): string {
-  return Buffer.from(record.value ?? '', 'base64').toString('utf8');
+  return UTF8.decode(kafkaValueBytes(record));
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A record's value as bytes, after checking it is base64 (Buffer.from would drop what is not and go on).
+ *
+ * @example
+ * ```ts
+ * kafkaValueBytes(record) // <Buffer 7b 22 6f ...>
+ * ```
+ */
+export function kafkaValueBytes(record: Pick<KafkaRecord, 'value'>): Buffer {
+  const value = record.value ?? '';
+  if (!BASE64.test(value)) throw new TypeError('the value is not base64');
+  return Buffer.from(value, 'base64');
+}
 
 /**
  * The UTF-8 text of a record's header, or undefined when the record has none by that name (the

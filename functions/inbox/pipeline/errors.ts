@@ -12,11 +12,29 @@ import { InboxError } from '../errors.js';
  * }
  * ```
  */
+// Marks a PermanentError, its subclasses (which set a name of their own) included, and one made by
+// another copy of the kit in the same bundle, where instanceof would not see it.
+const PERMANENT = Symbol.for('sqs-inbox.permanent-error');
+
 export class PermanentError extends Error {
   public constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'PermanentError';
+    Object.defineProperty(this, PERMANENT, { value: true });
   }
+}
+
+/**
+ * Whether an error says its message can never succeed: a `PermanentError`, a subclass of it, or one
+ * from another copy of the kit.
+ *
+ * @example
+ * ```ts
+ * isPermanentError(new UnknownOrderError(id)) // true for class UnknownOrderError extends PermanentError
+ * ```
+ */
+export function isPermanentError(error: unknown): boolean {
+  return error instanceof PermanentError || (typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[PERMANENT] === true);
 }
 
 /**

@@ -41,8 +41,9 @@ function warnOfFallback(outcome: Outcome, consumer: string, logger: ResolvedOpti
 }
 
 /**
- * Tells the user's hook, logger and metrics what became of a record. A throwing hook is logged and
- * ignored: observing must never change what is acknowledged. A record keyed by a fallback a redrive
+ * Tells the user's hook, logger and metrics what became of a record. A throwing hook or metrics
+ * object is logged and ignored, a throwing logger ignored: observing must never change what is
+ * acknowledged. A record keyed by a fallback a redrive
  * changes is counted as `keyFallback`, and said once per process and consumer.
  *
  * @example
@@ -52,12 +53,25 @@ function warnOfFallback(outcome: Outcome, consumer: string, logger: ResolvedOpti
  */
 export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown, unknown>, 'consumer' | 'onOutcome' | 'logger' | 'metrics'>): void {
   const { logger, metrics, onOutcome } = options;
+  // Each observer on its own: one that throws must neither stop the others nor fail the batch.
+  const quietly = (observer: string, tell: () => void) => {
+    try {
+      tell();
+    } catch (error) {
+      if (observer === 'logger') return;
+      try {
+        logger?.warn(`${observer} threw; the outcome stands`, { messageId: outcome.messageId, error });
+      } catch {
+        // A logger that throws has nothing more to say.
+      }
+    }
+  };
   if (outcome.keyFallback !== undefined) {
-    warnOfFallback(outcome, options.consumer, logger);
-    metrics?.addMetric(KEY_FALLBACK_METRIC, 'Count', 1);
+    quietly('logger', () => warnOfFallback(outcome, options.consumer, logger));
+    quietly('metrics', () => metrics?.addMetric(KEY_FALLBACK_METRIC, 'Count', 1));
   }
   if (logger) {
-    logger[LOG_LEVEL[outcome.kind]](LOG_MESSAGE[outcome.kind], {
+    quietly('logger', () => logger[LOG_LEVEL[outcome.kind]](LOG_MESSAGE[outcome.kind], {
       messageId: outcome.messageId,
       key: outcome.key,
       groupId: outcome.groupId,
@@ -65,17 +79,13 @@ export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown,
       durationMs: outcome.durationMs,
       ...(outcome.keyFallback !== undefined ? { keyFallback: outcome.keyFallback } : {}),
       ...(outcome.error !== undefined ? { error: outcome.error as Error } : {}),
-    });
+    }));
   }
   if (metrics) {
-    metrics.addMetric(outcome.kind, 'Count', 1);
-    if (outcome.kind !== 'skipped') metrics.addMetric(LATENCY_METRIC, 'Milliseconds', outcome.durationMs);
+    quietly('metrics', () => {
+      metrics.addMetric(outcome.kind, 'Count', 1);
+      if (outcome.kind !== 'skipped') metrics.addMetric(LATENCY_METRIC, 'Milliseconds', outcome.durationMs);
+    });
   }
-  if (onOutcome) {
-    try {
-      onOutcome(outcome);
-    } catch (error) {
-      logger?.warn('onOutcome threw; the outcome stands', { messageId: outcome.messageId, error });
-    }
-  }
+  if (onOutcome) quietly('onOutcome', () => onOutcome(outcome));
 }

@@ -2,11 +2,8 @@ import type { ClaimTarget } from '../claim/claim.js';
 import type { ResolvedOptions } from '../options.js';
 import type { RetryPolicy } from '../retry.js';
 import { applyRecord, rejectRecord } from './apply.js';
+import { isPermanentError } from './errors.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
-
-function isPermanent(error: unknown): boolean {
-  return error instanceof Error && error.name === 'PermanentError';
-}
 
 /**
  * Takes one record through the design's rule: key and parse (a failure rejects), then one
@@ -36,7 +33,7 @@ export async function processRecord<T, R>(
   try {
     return await applyRecord(options.db, options.mode, message, prepared.record, target, policy);
   } catch (error) {
-    if (isPermanent(error)) return rejectRecord(options.db, target, error, policy);
+    if (isPermanentError(error)) return rejectRecord(options.db, target, error, policy);
     return { kind: 'failed', error };
   }
 }
