@@ -23,6 +23,7 @@ const { values: args } = parseArgs({
     'crash-rate': { type: 'string', default: '0.4' },
     seed: { type: 'string', default: '1' },
     'drain-timeout-s': { type: 'string', default: '300' },
+    target: { type: 'string', default: '2' },
   },
 });
 
@@ -88,4 +89,8 @@ for (const { label, report } of results.filter((result) => result.report.driver 
   console.log(`${label}: Data API emulator: ${formatDataApiStats(report.dataApi)}`);
 }
 for (const { label, error } of notDrained) console.log(`${label}: NOT DRAINED in ${SHAPE.drainTimeoutMs! / 1000} s: ${error.message}`);
-if (notDrained.length > 0) process.exitCode = 1;
+// Issue 12's bar: on the Data API the same shape drains within `--target` times the pg driver's time.
+const target = Number(args.target);
+const slowest = Math.max(...results.filter((result) => result.report.driver === 'data-api').map((result) => result.report.seconds / pgSeconds));
+console.log(`slowest Data API run ${slowest.toFixed(2)}x pg (target ${target}x): ${slowest <= target ? 'met' : 'NOT met'}`);
+if (notDrained.length > 0 || !(slowest <= target)) process.exitCode = 1;

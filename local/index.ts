@@ -11,7 +11,6 @@ export type {
   RunningEventSource,
   StartEventSourceOptions,
 } from './event-source/index.js';
-// The Kafka stand-in's own modules, not its index: that also offers the demo's crashing handler.
 export { kafkaBatchResult } from './kafka/kafka-batch-result.js';
 export type { KafkaBatchResult } from './kafka/kafka-batch-result.js';
 export { startKafkaEventSource } from './kafka/kafka-event-source.js';

@@ -156,7 +156,7 @@ export const DEFAULTS = {
   lockTimeoutMs: 5000,
   deadlineMarginMs: 5000,
   maxRetries: 3,
-  retryBaseMs: 50,
+  retryBaseMs: 100,
   maxKeyLength: 512,
   idempotencyKeyAttribute: 'idempotency-key',
 } as const;

@@ -1,6 +1,6 @@
 import type { KeyFallback } from './pipeline/record-source.js';
 
-/** What became of one SQS record. */
+/** What became of one record, SQS or Kafka. */
 export const OutcomeKind = {
   processed: 'processed',
   duplicate: 'duplicate',
@@ -40,7 +40,7 @@ export interface Outcome {
 }
 
 /**
- * Whether SQS must deliver the record again.
+ * Whether the event source must deliver the record again (it is named in the batch response).
  *
  * @example
  * ```ts

@@ -69,7 +69,8 @@ export function backoffDelay(retry: number, backoff: Backoff, random: () => numb
 /**
  * Runs `attempt` until it succeeds, an error is not `retryable`, or the tries or the deadline run
  * out, waiting with exponential backoff in between. The kit's one retry loop: transient database
- * errors, a resuming Aurora cluster, and the producer's resends all go through it.
+ * errors in place, a resuming Aurora cluster, the emulators' waits; the producer, whose retries are
+ * partial (only a batch's failed entries go again), paces its own loop with `backoffDelay` and `sleep`.
  *
  * @example
  * ```ts

@@ -5,7 +5,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import { inbox, kafkaInbox } from '../inbox/index.js';
 import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
-import { recordPaymentOptions } from './record-payment.js';
+import { kafkaRecordPaymentOptions, recordPaymentOptions } from './record-payment.js';
 import { kafkaShipOrderOptions, shipOrderOptions } from './ship-order.js';
 
 const logger = new Logger();
@@ -50,3 +50,16 @@ export const kafkaHandler = middy()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics))
   .use(kafkaInbox(kafkaShipOrderOptions(db, { logger, metrics })));
+
+/**
+ * The payment example on a Kafka topic: two tables in the claim's transaction.
+ *
+ * @example
+ * ```ts
+ * // lib/: new InboxKafkaConsumer(this, 'Payments', { cluster, entry: 'functions/order-worker/index.ts', handler: 'kafkaPaymentHandler', source, topic: 'payments', topicRetention })
+ * ```
+ */
+export const kafkaPaymentHandler = middy()
+  .use(injectLambdaContext(logger))
+  .use(logMetrics(metrics))
+  .use(kafkaInbox(kafkaRecordPaymentOptions(db, { logger, metrics })));

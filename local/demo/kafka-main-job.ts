@@ -6,7 +6,7 @@ import { migrate, readMigrations } from '../../functions/inbox/migrations/index.
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../data-api/index.js';
-import { crashingKafkaHandler } from '../kafka/crashing-kafka-handler.js';
+import { crashingKafkaHandler } from './crashing-kafka-handler.js';
 import { ProduceAckLostError } from '../kafka/kafka-errors.js';
 import { startKafkaEventSource, type RunningKafkaEventSource } from '../kafka/kafka-event-source.js';
 import { KafkaLog, type LogRecord } from '../kafka/kafka-log.js';

@@ -27,8 +27,6 @@
  * source.committedOffsets(); // { 'orders-0': 1 } or wherever order-1's key hashed
  * ```
  */
-export { crashingKafkaHandler } from './crashing-kafka-handler.js';
-export type { CrashingKafkaHandlerOptions } from './crashing-kafka-handler.js';
 export type { KafkaHandler } from './kafka-handler.js';
 export { kafkaBatchResult } from './kafka-batch-result.js';
 export type { KafkaBatchResult } from './kafka-batch-result.js';

@@ -161,7 +161,6 @@ describe('DatabaseResumingException is waited out', () => {
     const error = await rejection(resuming.db.query(sql`SELECT 1`));
     expect(error).toBeInstanceOf(DataApiResumingError);
     expect(error.message).toMatch(/still resuming after 3 tries/);
-    expect((error as DataApiResumingError).retryable).toBe(true);
     expect((error.cause as Error).name).toBe('DatabaseResumingException');
     expect(isTransient(error)).toBe(true);
     expect(resuming.api.stats().calls.ExecuteStatement).toBe(3);

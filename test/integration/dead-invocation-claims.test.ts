@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { processBatch, sql, type Database, type InboxOptions } from '../../functions/inbox/index.js';
+import { processBatch, processKafkaBatch, sql, type Database, type InboxOptions, type KafkaInboxOptions } from '../../functions/inbox/index.js';
 import { crashingHandler } from '../../local/demo/crashing-handler.js';
+import { crashingKafkaHandler } from '../../local/demo/crashing-kafka-handler.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
+import { kafkaEvent, kafkaRecord } from '../support/kafka-events.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
@@ -46,6 +48,36 @@ describe('on the Data API, a claim a dead invocation left open is released by it
     await vi.waitFor(() => expect(local.api.stats().openTransactions).toBe(0), { timeout: INVOCATION_MS + 5000, interval: 50 });
 
     const again = await processBatch(sqsEvent(record), lambdaContext(), worker(local.db));
+
+    expect(again.batchItemFailures).toEqual([]);
+    expect(await orderVersions(fresh.pool, [orderId!])).toEqual(new Map([[orderId, 1]]));
+  });
+
+  it('does the same for a Kafka record: the retry from its offset claims it and applies it once', async () => {
+    const [orderId] = await seedOrders(fresh.pool, 1);
+    const consumer = uniqueConsumer('dead-claim-kafka');
+    const record = kafkaRecord({ orderId }, { topic: `dead-${consumer}` });
+    const worker = (db: Database): KafkaInboxOptions<{ orderId: string }> => ({
+      consumer,
+      db,
+      lockTimeoutMs: 200,
+      deadlineMarginMs: 0,
+      handle: async (order, { tx }) => {
+        await tx.query(ship(order.orderId));
+      },
+    });
+    const dying = crashingKafkaHandler({
+      db: local.db,
+      handler: (db) => (event, context) => processKafkaBatch(event, context, worker(db)),
+      plan: () => ({ when: 'before-commit', at: 1 }),
+      openTransactions: 'abandoned',
+    });
+
+    await expect(dying(kafkaEvent([record]), lambdaContext(INVOCATION_MS))).rejects.toThrow('injected crash');
+    expect(local.api.stats().openTransactions).toBe(1);
+    await vi.waitFor(() => expect(local.api.stats().openTransactions).toBe(0), { timeout: INVOCATION_MS + 5000, interval: 50 });
+
+    const again = await processKafkaBatch(kafkaEvent([record]), lambdaContext(), worker(local.db));
 
     expect(again.batchItemFailures).toEqual([]);
     expect(await orderVersions(fresh.pool, [orderId!])).toEqual(new Map([[orderId, 1]]));

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sql, type Database } from '../../functions/inbox/index.js';
 import type { CrashPoint } from '../../local/demo/crashing-handler.js';
-import { crashingKafkaHandler, KafkaLog, startKafkaEventSource, type KafkaHandler, type RunningKafkaEventSource } from '../../local/kafka/index.js';
+import { crashingKafkaHandler } from '../../local/demo/crashing-kafka-handler.js';
+import { KafkaLog, startKafkaEventSource, type KafkaHandler, type RunningKafkaEventSource } from '../../local/kafka/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { eventRecords, recordValue } from '../support/kafka-events.js';
@@ -20,8 +21,8 @@ const shipEach = (db: Database): KafkaHandler => async (event) => {
   }
 };
 
-describe('an invocation of the Kafka event source that dies at a commit point, on pg', () => {
-  const fx = useInboxDatabase(drivers.find((driver) => driver.name === 'pg')!);
+describe.each(drivers)('an invocation of the Kafka event source that dies at a commit point, on $name', (driver) => {
+  const fx = useInboxDatabase(driver);
 
   it.each([
     [{ when: 'after-commit', at: 2 }, [2, 2, 1]],

@@ -37,7 +37,7 @@ export class DataApiStatementTimeoutError extends InboxError {
 /**
  * Aurora Serverless was still resuming from a pause after every wait of `resumeRetry`
  * (DatabaseResumingException). The cause is the service's DatabaseResumingException, which the
- * runtime recognises and retries in place while the invocation has time; `retryable` says so too.
+ * runtime recognises and retries in place while the invocation has time.
  *
  * @example
  * ```ts
@@ -45,7 +45,6 @@ export class DataApiStatementTimeoutError extends InboxError {
  * ```
  */
 export class DataApiResumingError extends InboxError {
-  public readonly retryable = true;
   public constructor(attempts: number, waitedMs: number, options?: ErrorOptions) {
     super(`The Aurora database was still resuming after ${attempts} tries over ${waitedMs} ms: the call may be retried. Raise resumeRetry.attempts, or keep the cluster's minimum capacity above 0 ACU.`, options);
     this.name = 'DataApiResumingError';

@@ -24,7 +24,6 @@ export function kafkaDefaultKey(record: KafkaRecord): DefaultKey {
 
 /** Kafka as a record source: partitions are the ordered lanes, the decoded value is the payload. */
 export const kafkaSource: RecordSource<KafkaRecord> = {
-  name: 'Kafka',
   records: kafkaRecords,
   messageId: (record) => `${kafkaPartitionOf(record)}@${record.offset}`,
   orderedLane: kafkaPartitionOf,

@@ -13,8 +13,6 @@ export interface DefaultKey {
  * each source is one of these plus the shape of its response.
  */
 export interface RecordSource<R> {
-  /** The source's name in errors: 'SQS' or 'Kafka'. */
-  readonly name: 'SQS' | 'Kafka';
   /** The records of an event, in order, after checking it is this source's; throws `InvalidEventError`. */
   records(event: unknown): R[];
   /** A record's identity in outcomes and logs (the SQS messageId; `<topic>-<partition>@<offset>`). */

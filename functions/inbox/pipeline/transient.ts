@@ -37,7 +37,7 @@ export function isTransient(error: unknown): boolean {
 export function transientRetry(maxRetries: number, remainingMs: () => number, marginMs: number): RetryPolicy {
   return {
     attempts: maxRetries + 1,
-    backoff: { baseMs: DEFAULTS.retryBaseMs * 2 },
+    backoff: { baseMs: DEFAULTS.retryBaseMs },
     retryable: isTransient,
     deadline: { remainingMs, marginMs },
   };

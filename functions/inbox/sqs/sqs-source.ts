@@ -25,7 +25,6 @@ export function sqsDefaultKey(record: SQSRecord): DefaultKey {
 
 /** SQS as a record source: FIFO groups are the ordered lanes, the body is the payload. */
 export const sqsSource: RecordSource<SQSRecord> = {
-  name: 'SQS',
   records: sqsRecords,
   messageId: (record) => record.messageId,
   orderedLane: messageGroupOf,
