@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { InboxConfigError, processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
+import { processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../../functions/order-worker/ship-order.js';
@@ -13,11 +13,12 @@ import { KafkaLog, type LogRecord } from '../kafka/kafka-log.js';
 import { settle, type Accounts } from './accounts.js';
 import type { CrashPoint } from './crashing-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
-import { failureReason, releaseAll, runDatabase } from './main-job.js';
+import { releaseAll, runDatabase } from './main-job.js';
+import { outcomeTally } from './outcome-tally.js';
 import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
-import { settingChecks } from './setting-checks.js';
+import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
 
 /** Options of `runKafkaMainJob`. */
@@ -188,27 +189,12 @@ type Settings = Required<Omit<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>
 function checked(options: KafkaMainJobOptions): Settings {
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   const settings: Settings = { ...KAFKA_MAIN_JOB_DEFAULTS, ...given };
-  const { whole, share } = settingChecks(settings);
-  whole('orders', 1, 1_000_000);
+  checkCommonRunSettings(settings);
+  const { whole } = settingChecks(settings);
   whole('partitions', 1, 1000);
-  whole('poison', 0, 100_000);
-  whole('stuck', 0, settings.orders);
-  whole('groups', 1, 100_000);
-  whole('seed', 0, 2 ** 32 - 1);
-  whole('pollers', 1, 100);
   whole('batchSize', 1, 10_000);
   whole('retryAttempts', 0, 10_000);
-  whole('lockTimeoutMs', 1, 60_000);
   whole('functionTimeoutMs', 1000, 840_000);
-  whole('transactionIdleTimeoutMs', 1, 180_000);
-  whole('drainTimeoutMs', 1000, 3_600_000);
-  share('crashRate');
-  share('deliverTwiceRate');
-  share('producerRetryRate');
-  if (settings.mode !== 'statement' && settings.mode !== 'transaction') throw new InboxConfigError(`mode must be 'statement' or 'transaction', but "${String(settings.mode)}" was given.`);
-  if (!Array.isArray(settings.crashes) || settings.crashes.length === 0 || settings.crashes.some((when) => when !== 'before-commit' && when !== 'after-commit')) {
-    throw new InboxConfigError(`crashes must list 'before-commit' and/or 'after-commit', but ${JSON.stringify(settings.crashes)} was given.`);
-  }
   return settings;
 }
 
@@ -341,14 +327,8 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
     log.createTopic(TOPIC, { partitions: settings.partitions });
 
     const crashes = { beforeCommit: 0, afterCommit: 0 };
-    const failureReasons: Record<string, number> = {};
-    let duplicatesSuppressed = 0;
-    const onOutcome = (outcome: Outcome) => {
-      if (outcome.kind === 'duplicate') duplicatesSuppressed += 1;
-      if (outcome.kind !== 'failed') return;
-      const reason = failureReason(outcome);
-      failureReasons[reason] = (failureReasons[reason] ?? 0) + 1;
-    };
+    const tally = outcomeTally();
+    const { onOutcome, failureReasons } = tally;
     const worker = localDataApiDatabase(localDataApiClient(api.endpoint), databaseName);
     source = startKafkaEventSource({
       log,
@@ -421,7 +401,7 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
       invocations: stats.invocations,
       crashes,
       deliveredTwice: stats.doubleDeliveries,
-      duplicatesSuppressed,
+      duplicatesSuppressed: tally.duplicatesSuppressed(),
       failureReasons,
       orderBreaks,
       dataApi: api.stats(),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import pg from 'pg';
-import { InboxConfigError, sqlStateOf, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { InboxConfigError, type Database, type InboxOptions } from '../../functions/inbox/index.js';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
@@ -14,7 +14,8 @@ import { redriveDeadLetters, type SqsFaults } from '../sqs/index.js';
 import { startPostgres } from '../postgres.js';
 import { createScratchDatabase } from '../scratch-database.js';
 import { settle, type Accounts } from './accounts.js';
-import { settingChecks } from './setting-checks.js';
+import { outcomeTally } from './outcome-tally.js';
+import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultPlan } from './fault-plan.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
@@ -267,33 +268,18 @@ const REDRIVE_LOST_DELETES = 5;
 function checked(options: MainJobOptions): Settings {
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   const settings: Settings = { ...MAIN_JOB_DEFAULTS, lostDeletes: options.redrive === true ? REDRIVE_LOST_DELETES : 0, ...given };
-  const { whole, share } = settingChecks(settings);
+  checkCommonRunSettings(settings);
+  const { whole } = settingChecks(settings);
   whole('lostDeletes', 0, Math.max(0, settings.orders - settings.stuck));
-  whole('orders', 1, 1_000_000);
   whole('producerAttempts', 1, 20);
-  whole('poison', 0, 100_000);
-  whole('stuck', 0, settings.orders);
-  whole('groups', 1, 100_000);
-  whole('seed', 0, 2 ** 32 - 1);
-  whole('pollers', 1, 100);
   whole('visibilityTimeoutSeconds', 1, 43_200);
   whole('maxReceiveCount', 1, 1000);
-  whole('lockTimeoutMs', 1, 60_000);
   whole('copies', 1, 10);
   whole('functionTimeoutMs', 1000, 900_000);
   whole('deadlineMarginMs', 0, settings.functionTimeoutMs - 1);
-  whole('transactionIdleTimeoutMs', 1, 180_000);
-  whole('drainTimeoutMs', 1000, 3_600_000);
-  share('crashRate');
-  share('deliverTwiceRate');
-  share('producerRetryRate');
   if (typeof settings.redrive !== 'boolean') throw new InboxConfigError(`redrive must be true or false, but ${String(settings.redrive)} was given.`);
   if (settings.queue !== 'fifo' && settings.queue !== 'standard') throw new InboxConfigError(`queue must be 'fifo' or 'standard', but "${String(settings.queue)}" was given.`);
   if (settings.driver !== 'data-api' && settings.driver !== 'pg') throw new InboxConfigError(`driver must be 'data-api' or 'pg', but "${String(settings.driver)}" was given.`);
-  if (settings.mode !== 'statement' && settings.mode !== 'transaction') throw new InboxConfigError(`mode must be 'statement' or 'transaction', but "${String(settings.mode)}" was given.`);
-  if (!Array.isArray(settings.crashes) || settings.crashes.length === 0 || settings.crashes.some((when) => when !== 'before-commit' && when !== 'after-commit')) {
-    throw new InboxConfigError(`crashes must list 'before-commit' and/or 'after-commit', but ${JSON.stringify(settings.crashes)} was given.`);
-  }
   return settings;
 }
 
@@ -350,20 +336,6 @@ export async function runDatabase(given: string | undefined): Promise<{ url: str
 
 function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<unknown>, 'lockTimeoutMs' | 'deadlineMarginMs' | 'onOutcome'>): InboxOptions<unknown> {
   return (mode === 'statement' ? shipOrderOptions(db, extra) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
-}
-
-/**
- * Why a delivery failed, as the report counts it: the error's name, and its SQLSTATE when it has one.
- *
- * @example
- * ```ts
- * failureReason(outcome) // 'DatabaseQueryError 55P03'
- * ```
- */
-export function failureReason(outcome: Outcome): string {
-  const name = outcome.error instanceof Error ? outcome.error.name : typeof outcome.error;
-  const state = sqlStateOf(outcome.error);
-  return state === undefined ? name : `${name} ${state}`;
 }
 
 /**
@@ -441,14 +413,8 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     release = await lockOrders(pool, workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
 
     const crashes = { beforeCommit: 0, afterCommit: 0 };
-    const failureReasons: Record<string, number> = {};
-    let duplicatesSuppressed = 0;
-    const onOutcome = (outcome: Outcome) => {
-      if (outcome.kind === 'duplicate') duplicatesSuppressed += 1;
-      if (outcome.kind !== 'failed') return;
-      const reason = failureReason(outcome);
-      failureReasons[reason] = (failureReasons[reason] ?? 0) + 1;
-    };
+    const tally = outcomeTally();
+    const { onOutcome, failureReasons } = tally;
     const delivered = new Set<string>();
     source = await startEventSource({
       client: local.sqsClient,
@@ -542,7 +508,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       deliveredTwice: local.sqs.stats().faults.deliveredTwice,
       redriven,
       lostDeletes: settings.lostDeletes,
-      duplicatesSuppressed,
+      duplicatesSuppressed: tally.duplicatesSuppressed(),
       failureReasons,
       dataApi: local.dataApi.stats(),
       seconds: (performance.now() - started) / 1000,

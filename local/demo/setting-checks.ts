@@ -31,3 +31,50 @@ export function settingChecks<S extends object>(settings: S): SettingChecks<S> {
     },
   };
 }
+
+/** The settings every main job has, whatever its source. */
+export interface CommonRunSettings {
+  readonly orders: number;
+  readonly poison: number;
+  readonly stuck: number;
+  readonly groups: number;
+  readonly seed: number;
+  readonly pollers: number;
+  readonly lockTimeoutMs: number;
+  readonly transactionIdleTimeoutMs: number;
+  readonly drainTimeoutMs: number;
+  readonly crashRate: number;
+  readonly deliverTwiceRate: number;
+  readonly producerRetryRate: number;
+  readonly mode: string;
+  readonly crashes: readonly string[];
+}
+
+/**
+ * Checks the settings both main jobs share: the workload, the fault rates, the mode and where
+ * crashes happen.
+ *
+ * @example
+ * ```ts
+ * checkCommonRunSettings(settings); // throws InboxConfigError naming the first bad one
+ * ```
+ */
+export function checkCommonRunSettings(settings: CommonRunSettings): void {
+  const { whole, share } = settingChecks(settings);
+  whole('orders', 1, 1_000_000);
+  whole('poison', 0, 100_000);
+  whole('stuck', 0, settings.orders);
+  whole('groups', 1, 100_000);
+  whole('seed', 0, 2 ** 32 - 1);
+  whole('pollers', 1, 100);
+  whole('lockTimeoutMs', 1, 60_000);
+  whole('transactionIdleTimeoutMs', 1, 180_000);
+  whole('drainTimeoutMs', 1000, 3_600_000);
+  share('crashRate');
+  share('deliverTwiceRate');
+  share('producerRetryRate');
+  if (settings.mode !== 'statement' && settings.mode !== 'transaction') throw new InboxConfigError(`mode must be 'statement' or 'transaction', but "${String(settings.mode)}" was given.`);
+  if (!Array.isArray(settings.crashes) || settings.crashes.length === 0 || settings.crashes.some((when) => when !== 'before-commit' && when !== 'after-commit')) {
+    throw new InboxConfigError(`crashes must list 'before-commit' and/or 'after-commit', but ${JSON.stringify(settings.crashes)} was given.`);
+  }
+}
