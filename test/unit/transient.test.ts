@@ -10,6 +10,7 @@ describe('what is retried in place', () => {
     ['a Data API message with its SQLState', new Error('ERROR: deadlock detected; SQLState: 40P01'), true],
     ['a resuming Aurora database, wrapped', new Error('outer', { cause: Object.assign(new Error('resuming'), { name: 'DatabaseResumingException' }) }), true],
     ['a lock timeout', new DatabaseQueryError('canceling statement due to lock timeout', '55P03'), false],
+    ['a server out of connections, through the Data API', new Error('FATAL: sorry, too many clients already; SQLState: 53300'), true],
     ['a unique violation', new DatabaseQueryError('duplicate key', '23505'), false],
     ['a plain error', new Error('boom'), false],
   ])('%s: %s', (_label, error, expected) => {

@@ -2,12 +2,14 @@ import { DEFAULTS } from '../options.js';
 import type { RetryPolicy } from '../retry.js';
 import { SqlState, sqlStateOf } from '../sql/sql-state.js';
 
-const TRANSIENT_STATES: ReadonlySet<string> = new Set([SqlState.serializationFailure, SqlState.deadlockDetected]);
+// A server out of connections (53300) frees one as soon as another call ends: worth a short wait too.
+const TRANSIENT_STATES: ReadonlySet<string> = new Set([SqlState.serializationFailure, SqlState.deadlockDetected, SqlState.tooManyConnections]);
 const TRANSIENT_NAMES: ReadonlySet<string> = new Set(['DatabaseResumingException']);
 
 /**
- * Whether an error is worth retrying in place: a serialization failure, a deadlock, or an Aurora
- * Serverless database that is resuming from a pause (found on the error or anywhere in its causes).
+ * Whether an error is worth retrying in place: a serialization failure, a deadlock, a server out of
+ * connections, or an Aurora Serverless database that is resuming from a pause (found on the error
+ * or anywhere in its causes).
  *
  * @example
  * ```ts

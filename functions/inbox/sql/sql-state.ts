@@ -1,6 +1,7 @@
 /** SQLSTATEs the kit acts on, named where they are used. */
 export const SqlState = {
   serializationFailure: '40001',
+  tooManyConnections: '53300',
   deadlockDetected: '40P01',
   lockNotAvailable: '55P03',
   uniqueViolation: '23505',
