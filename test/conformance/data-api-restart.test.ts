@@ -6,7 +6,8 @@ import {
   TransactionNotFoundException,
   type RDSDataClient,
 } from '@aws-sdk/client-rds-data';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { startPostgres, type RunningPostgres } from '../../local/postgres.js';
 
@@ -81,13 +82,21 @@ describe('a PostgreSQL restart under the emulator, as a database restart under t
   }, 60_000);
 
   it('fails calls with DatabaseUnavailableException while the database is down, ends open transactions, and serves again after', async () => {
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    admin.on('error', () => undefined);
     await execute('SELECT 1');
     const open = await begin();
     await execute('SELECT 1', open);
-    // A statement still running when the server shuts down.
+    // A statement still running when the server shuts down: the restart waits until the server runs it.
     const running = thrown(execute('SELECT pg_sleep(5)'));
+    await vi.waitFor(async () => {
+      const { rows } = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)' AND state = 'active'");
+      expect(rows[0]?.n).toBe(1);
+    }, { timeout: 5000, interval: 20 });
 
     let whileDown: unknown[] = [];
+    await admin.end();
     await postgres.restart!(async () => {
       whileDown = await Promise.all([thrown(execute('SELECT 1')), thrown(begin())]);
     });
