@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { formatDataApiStats, MainJobNotDrainedError, runMainJob, type MainJobOptions, type MainJobReport } from '../local/demo/main-job.js';
 import { startPostgres } from '../local/postgres.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
+import { DEAD_INVOCATIONS_SHAPE } from '../test/support/main-job.js';
 
 // One line instead of the AWS SDK's paragraph about Node.js 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -28,18 +29,9 @@ const { values: args } = parseArgs({
 });
 
 const SHAPE: MainJobOptions = {
+  ...DEAD_INVOCATIONS_SHAPE,
   orders: Number(args.orders),
-  queue: 'standard',
-  mode: 'transaction',
-  pollers: 4,
   crashRate: Number(args['crash-rate']),
-  crashes: ['after-commit'],
-  deliverTwiceRate: 0.5,
-  copies: 3,
-  lockTimeoutMs: 1000,
-  functionTimeoutMs: 1500,
-  deadlineMarginMs: 300,
-  visibilityTimeoutSeconds: 2,
   // Enough receives that crashes alone never park a message; a message in the DLQ is a finding.
   maxReceiveCount: 20,
   poison: 0,

@@ -9,6 +9,7 @@ import { INBOX_ENV } from '../functions/inbox/environment.js';
 import { grantDatabaseSignIn } from './data-api-access.js';
 import { InboxConsumerBase } from './inbox-consumer-base.js';
 import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from './outcome-alarms.js';
+import type { OutcomeAlarms } from './outcome-alarms.js';
 import { inboxFunction } from './inbox-function.js';
 import type { InboxConsumerProps } from './inbox-consumer-props.js';
 import { validateInboxConsumer } from './inbox-consumer-rules.js';
@@ -18,27 +19,12 @@ import type { OutcomeMetricSource } from './outcome-metrics.js';
 
 export type { InboxConsumerProps } from './inbox-consumer-props.js';
 
-/** The alarms an `InboxConsumer` makes. */
-export interface InboxConsumerAlarms {
+/** The alarms an `InboxConsumer` makes: the outcome alarms every consumer has, and the queue's. */
+export interface InboxConsumerAlarms extends OutcomeAlarms {
   /** A message reached the DLQ. Absent when the construct knows of no DLQ. */
   readonly deadLetterQueueNotEmpty: cloudwatch.Alarm | undefined;
   /** The oldest message waited longer than `oldestMessageAgeThreshold`: the consumer is behind or stuck. */
   readonly oldestMessageAge: cloudwatch.Alarm;
-  /** Invocations failed as a whole (a crash, a timeout, a refused event), not single records. */
-  readonly functionErrors: cloudwatch.Alarm;
-  /** An idempotency key came back with a different body: a producer reuses keys. */
-  readonly collisions: cloudwatch.Alarm;
-  /** Duplicates rose above `duplicateRateThreshold` of processed plus duplicate messages. */
-  readonly duplicateRate: cloudwatch.Alarm;
-  /**
-   * A message was rejected (it cannot be parsed or keyed, or the handler threw PermanentError).
-   * Rejected messages are acknowledged, with the reason in the inbox, so no DLQ alarm sees them.
-   */
-  readonly rejected: cloudwatch.Alarm;
-  /** Failed messages rose above `failedRateThreshold` of processed, duplicate and failed ones. */
-  readonly failedRate: cloudwatch.Alarm;
-  /** Lambda throttled the function: the account's or the function's concurrency is used up. */
-  readonly throttles: cloudwatch.Alarm;
 }
 
 /** Ids of the warnings the construct gives at synth time. */

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { startPostgres, type RunningPostgres } from '../../local/postgres.js';
+import { thrown } from '../support/thrown.js';
 
 let postgres: RunningPostgres;
 let api: RunningDataApi;
@@ -32,15 +33,6 @@ const execute = (sql: string, transactionId?: string) =>
   client.send(new ExecuteStatementCommand({ ...LOCAL_DATA_API_TARGET, sql, transactionId }));
 const begin = () => client.send(new BeginTransactionCommand({ ...LOCAL_DATA_API_TARGET })).then((out) => out.transactionId!);
 const commit = (transactionId: string) => client.send(new CommitTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId }));
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** Calls in a loop until stopped: autocommitted ones and short transactions, by the names of what they threw. */
 function trafficUntil(stopped: () => boolean): Promise<Record<string, number>> {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scramVerifier } from '../../functions/migrate/scram-verifier.js';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type DataApiCredentials, type RunningDataApi } from '../../local/data-api/index.js';
 import { passwordCheckingDatabase, type FreshDatabase } from '../support/database.js';
+import { thrown } from '../support/thrown.js';
 
 const secretArn = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}`;
 const SECRET = { reader: secretArn('reader'), owner: secretArn('owner'), wrong: secretArn('wrong-password') } as const;
@@ -32,15 +33,6 @@ const execute = (client: RDSDataClient, secret: string, sql: string, transaction
   client.send(new ExecuteStatementCommand({ resourceArn: LOCAL_DATA_API_TARGET.resourceArn, secretArn: secret, sql, transactionId }));
 const currentUser = async (client: RDSDataClient, secret: string, transactionId?: string) =>
   (await execute(client, secret, 'SELECT current_user AS who', transactionId)).records?.[0]?.[0]?.stringValue;
-
-async function thrown(promise: Promise<unknown>): Promise<Error & { $metadata?: { httpStatusCode?: number } }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 beforeAll(async () => {
   fresh = await passwordCheckingDatabase();

@@ -19,6 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type RunningDataApi, type StartDataApiOptions } from '../../local/data-api/index.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
+import { thrown } from '../support/thrown.js';
 
 let fresh: FreshDatabase;
 let other: FreshDatabase;
@@ -53,15 +54,6 @@ const begin = (sdk = client) => sdk.send(new BeginTransactionCommand({ ...LOCAL_
 const text = (name: string, value: string, typeHint?: SqlParameter['typeHint']): SqlParameter => ({ name, value: { stringValue: value }, typeHint });
 
 /** What the SDK threw, to compare class, name and message. */
-async function thrown(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
-
 /** A raw POST, as a client without the SDK sends it. */
 async function post(path: string, body: string, endpoint = api.endpoint) {
   const response = await fetch(`${endpoint}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

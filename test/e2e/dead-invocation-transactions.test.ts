@@ -1,29 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatDataApiStats, type MainJobOptions } from '../../local/demo/main-job.js';
-import { QUIET_RUN, runOnFreshDatabase, unexpectedFailures } from '../support/main-job.js';
+import { DEAD_INVOCATIONS_SHAPE, QUIET_RUN, runOnFreshDatabase, unexpectedFailures } from '../support/main-job.js';
 
-/**
- * Issue 12's shape, scaled down: transaction mode on the Data API, four environments, batches of
- * 10, copies of one message with up to three pollers at once, a 1 s lock timeout, a 1.5 s function
- * timeout (an invocation still running then dies, as Lambda resets it) and a 2 s visibility
- * timeout, and invocations dying right after a commit. A dead invocation sends neither COMMIT nor
- * ROLLBACK for its other open transactions, so their claims stay locked until the transaction ends.
- */
+/** Issue 12's shape (DEAD_INVOCATIONS_SHAPE) at 400 orders, with nothing else striking. */
 const SHAPE = {
   ...QUIET_RUN,
+  ...DEAD_INVOCATIONS_SHAPE,
   orders: 400,
-  queue: 'standard',
-  mode: 'transaction',
   driver: 'data-api',
-  pollers: 4,
-  crashRate: 0.4,
-  crashes: ['after-commit'],
-  deliverTwiceRate: 0.5,
-  copies: 3,
-  lockTimeoutMs: 1000,
-  functionTimeoutMs: 1500,
-  deadlineMarginMs: 300,
-  visibilityTimeoutSeconds: 2,
   drainTimeoutMs: 60_000,
 } as const satisfies MainJobOptions;
 

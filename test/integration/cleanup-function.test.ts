@@ -1,26 +1,14 @@
 import type { Context } from 'aws-lambda';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CleanupReport } from '../../functions/inbox/cleanup/index.js';
 import { CLEANUP_METRICS } from '../../functions/inbox-cleanup/metrics.js';
 import { CLEANUP_METRIC_NAMES } from '../../lib/cleanup-alarms.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
+import { captureStdout } from '../support/capture-stdout.js';
 import { lambdaContext } from '../support/sqs-events.js';
 
 const NAMESPACE = 'SqsInbox/cleanup-test';
-
-/** The EMF documents and JSON log lines written while capturing. */
-function captureStdout() {
-  const lines: Record<string, unknown>[] = [];
-  const collect = (chunk: string | Uint8Array) => {
-    for (const line of String(chunk).split('\n').filter(Boolean)) {
-      try { lines.push(JSON.parse(line)); } catch { /* not a structured line */ }
-    }
-    return true;
-  };
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(collect), vi.spyOn(process.stderr, 'write').mockImplementation(collect)];
-  return { emf: () => lines.filter((line) => '_aws' in line), restore: () => spies.forEach((spy) => spy.mockRestore()) };
-}
 
 describe('the scheduled cleanup handler over the Data API (emulator, real PostgreSQL)', () => {
   let fresh: FreshDatabase;

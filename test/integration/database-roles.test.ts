@@ -19,6 +19,7 @@ import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type DataApiCr
 import { passwordCheckingDatabase, type FreshDatabase } from '../support/database.js';
 import { inboxRows, orderRow, seedOrders } from '../support/orders.js';
 import { failedIds, lambdaContext, redelivery, sqsEvent, sqsRecord } from '../support/sqs-events.js';
+import { thrown } from '../support/thrown.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 const secretArn = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}`;
@@ -72,15 +73,6 @@ const execute = (secret: string, sql: string) =>
   client.send(new ExecuteStatementCommand({ resourceArn: LOCAL_DATA_API_TARGET.resourceArn, secretArn: secret, database, sql }));
 
 /** What a call threw. */
-async function thrown(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
-
 /** The call fails as Aurora fails a statement the role has no privilege for. */
 async function expectInsufficientPrivilege(promise: Promise<unknown>): Promise<void> {
   const error = await thrown(promise);

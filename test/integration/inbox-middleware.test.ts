@@ -3,27 +3,15 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inbox, InboxConfigError, sql, type InboxOptions } from '../../functions/inbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
+import { captureStdout } from '../support/capture-stdout.js';
 import { failedIds, lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
 
 type Ship = { orderId: string };
-
-/** Every JSON line the Powertools utilities wrote to stdout or stderr (warnings) while capturing. */
-function captureStdout() {
-  const lines: Record<string, unknown>[] = [];
-  const collect = (chunk: string | Uint8Array) => {
-    for (const line of String(chunk).split('\n').filter(Boolean)) {
-      try { lines.push(JSON.parse(line)); } catch { /* not a structured line */ }
-    }
-    return true;
-  };
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(collect), vi.spyOn(process.stderr, 'write').mockImplementation(collect)];
-  return { lines, restore: () => spies.forEach((spy) => spy.mockRestore()) };
-}
 
 describe.each(drivers)('the middy middleware with Powertools on $name', (driver) => {
   const fx = useInboxDatabase(driver);

@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InboxConfigError, InvalidEventError, kafkaInbox, type KafkaEvent, type KafkaInboxOptions } from '../../functions/inbox/index.js';
 import { countingDatabase } from '../support/counting-database.js';
 import { drivers } from '../support/drivers.js';
@@ -11,20 +11,8 @@ import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { kafkaMessageId, shipStatement, type Ship } from '../support/kafka-inbox.js';
 import { kafkaEvent, kafkaFailures, kafkaRecord } from '../support/kafka-events.js';
 import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
+import { captureStdout } from '../support/capture-stdout.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
-
-/** Every JSON line the Powertools utilities wrote to stdout or stderr (warnings) while capturing. */
-function captureStdout() {
-  const lines: Record<string, unknown>[] = [];
-  const collect = (chunk: string | Uint8Array) => {
-    for (const line of String(chunk).split('\n').filter(Boolean)) {
-      try { lines.push(JSON.parse(line)); } catch { /* not a structured line */ }
-    }
-    return true;
-  };
-  const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(collect), vi.spyOn(process.stderr, 'write').mockImplementation(collect)];
-  return { lines, restore: () => spies.forEach((spy) => spy.mockRestore()) };
-}
 
 describe.each(drivers)('the Kafka middy middleware with Powertools on $name', (driver) => {
   const fx = useInboxDatabase(driver);

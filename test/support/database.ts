@@ -14,8 +14,8 @@ export interface FreshDatabase {
   close(): Promise<void>;
 }
 
-async function createDatabase(prefix: string, template: string): Promise<FreshDatabase> {
-  const scratch = await createScratchDatabase(inject('pgAdminUrl'), prefix, { template });
+async function createDatabase(prefix: string, template: string, serverUrl: string = inject('pgAdminUrl')): Promise<FreshDatabase> {
+  const scratch = await createScratchDatabase(serverUrl, prefix, { template });
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
   // A connection the server drops (DROP ... WITH (FORCE)) must not crash the test process.
   pool.on('error', () => undefined);
@@ -73,19 +73,14 @@ export function emptyDatabase(): Promise<FreshDatabase> {
 export async function passwordCheckingDatabase(options: { readonly empty?: boolean } = {}): Promise<FreshDatabase> {
   const server = await startPostgres({ databaseUrl: '' });
   try {
-    const scratch = await createScratchDatabase(server.url, 'inbox_auth', { template: 'template0' });
-    const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
-    pool.on('error', () => undefined);
+    const database = await createDatabase('inbox_auth', 'template0', server.url);
     if (!options.empty) {
-      const db = pgDatabase({ pool });
-      await migrate(db, await readMigrations(fileURLToPath(new URL('../../migrations', import.meta.url))));
+      await migrate(pgDatabase({ pool: database.pool }), await readMigrations(fileURLToPath(new URL('../../migrations', import.meta.url))));
     }
     return {
-      url: scratch.url,
-      pool,
+      ...database,
       close: async () => {
-        await pool.end();
-        await scratch.drop();
+        await database.close();
         await server.close();
       },
     };

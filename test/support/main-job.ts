@@ -25,6 +25,26 @@ export const QUIET_RUN = {
 } as const satisfies MainJobOptions;
 
 /**
+ * Issue 12's shape, the one place it is written: transaction mode on a standard queue, four Lambda
+ * environments, copies of one message with up to three pollers at once, a 1 s lock timeout, a 1.5 s
+ * function timeout (an invocation still running then dies), a 2 s visibility timeout, and 40% of
+ * invocations dying right after a commit. The e2e test and bench/dead-invocations.ts run it.
+ */
+export const DEAD_INVOCATIONS_SHAPE = {
+  queue: 'standard',
+  mode: 'transaction',
+  pollers: 4,
+  crashRate: 0.4,
+  crashes: ['after-commit'],
+  deliverTwiceRate: 0.5,
+  copies: 3,
+  lockTimeoutMs: 1000,
+  functionTimeoutMs: 1500,
+  deadlineMarginMs: 300,
+  visibilityTimeoutSeconds: 2,
+} as const satisfies MainJobOptions;
+
+/**
  * Failure reasons a run under injected faults may show: the dead invocations' own (a crash, or a
  * timeout that reset the environment), and a lock wait that ran out (on a claim a dead invocation
  * left open). Anything else, say a 23505 from an effect applied twice, is a defect.
