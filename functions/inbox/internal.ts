@@ -11,3 +11,5 @@ export type { Backoff, RetryPolicy } from './retry.js';
 export { codeSpans, splitStatements } from './sql/sql-text.js';
 export type { CodeSpan } from './sql/sql-text.js';
 export { toPgQuery } from './sql/sql.js';
+export { withDefaults } from './with-defaults.js';
+export type { WithDefaults } from './with-defaults.js';
