@@ -44,11 +44,11 @@ export default tseslint.config(
     files: ['lib/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        // The exceptions, values both the stack and the runtime need: functions/inbox/limits.ts and
-        // environment.ts (plain constants) and functions/inbox/migrations/migrations-hash.ts (one pure function on node:crypto).
+        // The exceptions: functions/inbox/contract.ts (plain constants both sides need) and
+        // functions/inbox/migrations/migrations-hash.ts (one pure function on node:crypto).
         {
-          regex: '(^|/)(functions|local)/(?!inbox/limits\\.js$|inbox/environment\\.js$|inbox/migrations/migrations-hash\\.js$)',
-          message: 'lib/ never imports runtime code: refer to functions/ by entry path only (limits.ts, environment.ts and migrations/migrations-hash.ts of functions/inbox are the exceptions).',
+          regex: '(^|/)(functions|local)/(?!inbox/contract\\.js$|inbox/migrations/migrations-hash\\.js$)',
+          message: 'lib/ never imports runtime code: refer to functions/ by entry path only (functions/inbox/contract.ts and migrations/migrations-hash.ts are the exceptions).',
         },
       ] }],
     },

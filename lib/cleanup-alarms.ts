@@ -2,12 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-
-/**
- * The cleanup's metric names. functions/inbox-cleanup/metrics.ts publishes them; lib/ cannot
- * import the runtime, so they are repeated here and a test pins the two together.
- */
-export const CLEANUP_METRIC_NAMES = { deleted: 'deleted', done: 'done' } as const;
+import { CLEANUP_METRICS } from '../functions/inbox/contract.js';
 
 /** What the cleanup alarms watch. */
 export interface CleanupAlarmsProps {
@@ -59,7 +54,7 @@ export function cleanupAlarms(scope: Construct, props: CleanupAlarmsProps): Clea
   });
   const done = new cloudwatch.Metric({
     namespace: props.namespace,
-    metricName: CLEANUP_METRIC_NAMES.done,
+    metricName: CLEANUP_METRICS.done,
     dimensionsMap: { service: props.serviceName },
     statistic: cloudwatch.Stats.MAXIMUM,
     unit: cloudwatch.Unit.COUNT,

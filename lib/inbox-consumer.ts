@@ -5,7 +5,7 @@ import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INBOX_ENV } from '../functions/inbox/environment.js';
+import { INBOX_ENV } from '../functions/inbox/contract.js';
 import { grantDatabaseSignIn } from './data-api-access.js';
 import { InboxConsumerBase } from './inbox-consumer-base.js';
 import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from './outcome-alarms.js';

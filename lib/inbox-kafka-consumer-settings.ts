@@ -7,14 +7,8 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { INBOX_CONSUMER_DEFAULTS, clusterSecret, queueFacts } from './inbox-consumer-settings.js';
+import { TIME_DEFAULTS } from '../functions/inbox/contract.js';
 import type { InboxKafkaConsumerProps } from './inbox-kafka-consumer-props.js';
-
-/**
- * The runtime's default time limits (functions/inbox/options.ts `DEFAULTS`), which a function
- * timeout must leave room for. lib/ cannot import the runtime, so they are repeated here and
- * test/infra pins them to the runtime's.
- */
-export const RUNTIME_TIME_LIMITS = { deadlineMarginMs: 5000, lockTimeoutMs: 5000 } as const;
 
 /**
  * Every default of `InboxKafkaConsumer`, in one place; those it shares with `InboxConsumer` come
@@ -50,7 +44,7 @@ export const INBOX_KAFKA_CONSUMER_DEFAULTS = {
   onFailureRetention: INBOX_CONSUMER_DEFAULTS.deadLetterRetention,
   offsetLagThreshold: 10_000,
   /** The shortest function timeout: the runtime's deadline margin plus one claim's lock wait. */
-  minimumTimeout: Duration.millis(RUNTIME_TIME_LIMITS.deadlineMarginMs + RUNTIME_TIME_LIMITS.lockTimeoutMs),
+  minimumTimeout: Duration.millis(TIME_DEFAULTS.deadlineMarginMs + TIME_DEFAULTS.lockTimeoutMs),
 } as const;
 
 /** Lambda's bounds for a Kafka event source (API_ProvisionedPollerConfig, kafka-retry-configurations). */

@@ -9,7 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { INBOX_ENV } from '../functions/inbox/environment.js';
+import { INBOX_ENV } from '../functions/inbox/contract.js';
 import { AlarmTopic } from './alarm-topic.js';
 import { cleanupAlarms } from './cleanup-alarms.js';
 import { grantDataApiCalls } from './data-api-access.js';

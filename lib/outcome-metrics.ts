@@ -1,22 +1,19 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { INBOX_METRICS, OutcomeKind } from '../functions/inbox/contract.js';
 
 /**
- * The outcomes the runtime counts, one EMF metric (unit Count) each. lib/ cannot import the
- * runtime, so the names are repeated here; test/infra pins them to the runtime's `OutcomeKind`.
+ * The outcomes the runtime counts, one EMF metric (unit Count) each.
  *
  * @example
  * ```ts
  * for (const outcome of INBOX_OUTCOMES) graph.addLeftMetric(consumer.metricOutcome(outcome));
  * ```
  */
-export const INBOX_OUTCOMES = ['processed', 'duplicate', 'collision', 'rejected', 'failed', 'skipped'] as const;
+export const INBOX_OUTCOMES = Object.values(OutcomeKind);
 
 /** One of the outcomes the runtime counts. */
-export type InboxOutcome = (typeof INBOX_OUTCOMES)[number];
-
-/** The runtime's latency metric (unit Milliseconds), one value per attempted record. */
-export const PROCESSING_LATENCY_METRIC = 'processingLatency';
+export type InboxOutcome = OutcomeKind;
 
 /** Where a consumer's metrics live: Powertools puts them in its namespace with a `service` dimension. */
 export interface OutcomeMetricSource {
@@ -54,7 +51,7 @@ export function outcomeMetric(source: OutcomeMetricSource, outcome: InboxOutcome
 export function processingLatencyMetric(source: OutcomeMetricSource, statistic: string, period = Duration.minutes(5)): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: source.namespace,
-    metricName: PROCESSING_LATENCY_METRIC,
+    metricName: INBOX_METRICS.processingLatency,
     dimensionsMap: { service: source.serviceName },
     statistic,
     unit: cloudwatch.Unit.MILLISECONDS,

@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
-import { CLEANUP_BATCH_SIZE_LIMITS } from '../functions/inbox/limits.js';
+import { CLEANUP_BATCH_SIZE } from '../functions/inbox/contract.js';
 import { InfraConfigError } from './infra-config-error.js';
 import { scheduleExpressionProblem } from './schedule-expression.js';
 
@@ -47,7 +47,7 @@ export const STACK_CONTEXT_DEFAULTS = {
   // 21 days: the order worker's queue keeps a message 4 days and its DLQ 14, so a message can be
   // redelivered up to 18 days after its claim; 3 more days cover a late redrive and a missed cleanup.
   retentionDays: 21,
-  cleanupBatchSize: 1000,
+  cleanupBatchSize: CLEANUP_BATCH_SIZE.default,
   cleanupSchedule: 'cron(17 3 * * ? *)',
   /** Empty: the alarm topic has no subscription until one is given (`-c alarmEmail=ops@example.com`). */
   alarmEmail: '',
@@ -88,8 +88,8 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   { key: 'retentionDays', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 1 || v > 3650, expected: 'whole days from 1 to 3650' },
   {
     key: 'cleanupBatchSize',
-    breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < CLEANUP_BATCH_SIZE_LIMITS.min || v > CLEANUP_BATCH_SIZE_LIMITS.max,
-    expected: `a whole number of rows from ${CLEANUP_BATCH_SIZE_LIMITS.min} to ${CLEANUP_BATCH_SIZE_LIMITS.max}`,
+    breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < CLEANUP_BATCH_SIZE.min || v > CLEANUP_BATCH_SIZE.max,
+    expected: `a whole number of rows from ${CLEANUP_BATCH_SIZE.min} to ${CLEANUP_BATCH_SIZE.max}`,
   },
   {
     key: 'cleanupSchedule',

@@ -1,11 +1,5 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import type { CleanupReport } from '../inbox/cleanup/index.js';
-
-/**
- * The metric names the cleanup publishes, one EMF document a run. lib/ alarms on them under the
- * same names (lib/cleanup-alarms.ts repeats them; a test pins the two together).
- */
-export const CLEANUP_METRICS = { deleted: 'deleted', done: 'done' } as const;
+import { CLEANUP_METRICS, type CleanupReport } from '../inbox/cleanup/index.js';
 
 /**
  * Records one run and flushes it: `done` is 1 when nothing past the retention was left and 0

@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { Database, Transaction } from './database/database.js';
-import { INBOX_ENV } from './environment.js';
+import { INBOX_ENV, MAX_KEY_LENGTH, TIME_DEFAULTS } from './contract.js';
 import { InboxConfigError } from './errors.js';
 import type { Outcome } from './outcome.js';
 import type { SqlStatement } from './sql/sql.js';
@@ -153,11 +153,11 @@ export type InboxOptions<T, R = SQSRecord> = TransactionModeOptions<T, R> | Stat
 export const DEFAULTS = {
   concurrency: 10,
   fifoFailure: 'group',
-  lockTimeoutMs: 5000,
-  deadlineMarginMs: 5000,
+  lockTimeoutMs: TIME_DEFAULTS.lockTimeoutMs,
+  deadlineMarginMs: TIME_DEFAULTS.deadlineMarginMs,
   maxRetries: 3,
   retryBaseMs: 100,
-  maxKeyLength: 512,
+  maxKeyLength: MAX_KEY_LENGTH,
   idempotencyKeyAttribute: 'idempotency-key',
 } as const;
 

@@ -1,17 +1,8 @@
 import type { KeyFallback } from './pipeline/record-source.js';
 
-/** What became of one record, SQS or Kafka. */
-export const OutcomeKind = {
-  processed: 'processed',
-  duplicate: 'duplicate',
-  collision: 'collision',
-  rejected: 'rejected',
-  failed: 'failed',
-  skipped: 'skipped',
-} as const;
+import { OutcomeKind } from './contract.js';
 
-/** One of `processed | duplicate | collision | rejected | failed | skipped`. */
-export type OutcomeKind = (typeof OutcomeKind)[keyof typeof OutcomeKind];
+export { OutcomeKind } from './contract.js';
 
 /**
  * The account of one record, given to `onOutcome`, logged and counted. `failed` and `skipped`

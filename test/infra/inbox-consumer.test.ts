@@ -7,11 +7,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LATENCY_METRIC } from '../../functions/inbox/pipeline/observe.js';
-import { OutcomeKind } from '../../functions/inbox/outcome.js';
 import { InboxConsumer } from '../../lib/inbox-consumer.js';
 import { INBOX_RUNTIME } from '../../lib/inbox-runtime.js';
-import { INBOX_OUTCOMES, PROCESSING_LATENCY_METRIC } from '../../lib/outcome-metrics.js';
 import { baseProps, clusterStack, consumerTemplate } from './consumer-fixture.js';
 
 const queues = (template: Template) => Object.values(template.findResources('AWS::SQS::Queue'));
@@ -309,13 +306,6 @@ describe('the concurrency cap, from the cluster capacity', () => {
     const { stack, cluster } = clusterStack();
     new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), clusterMaxCapacity: 8, secret: new rds.DatabaseSecret(stack, 'OwnSecret', { username: 'inbox_worker' }) });
     Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
-  });
-});
-
-describe('outcome metric names', () => {
-  it('are the runtime outcome kinds and latency metric', () => {
-    expect([...INBOX_OUTCOMES].sort()).toEqual(Object.values(OutcomeKind).sort());
-    expect(PROCESSING_LATENCY_METRIC).toBe(LATENCY_METRIC);
   });
 });
 

@@ -7,9 +7,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../functions/inbox/options.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
-import { RUNTIME_TIME_LIMITS } from '../../lib/inbox-kafka-consumer-settings.js';
 import { MSK_CLUSTER_ARN, buildKafka } from './kafka-consumer-fixture.js';
 
 const DAY = 86_400;
@@ -88,10 +86,6 @@ describe('a function timeout the runtime cannot use', () => {
   it('is refused under the deadline margin plus one lock wait', () => {
     expect(buildKafka(() => ({ timeout: Duration.seconds(9) }))).toThrow(/The function timeout must be at least 10 s: .*But 9 s was provided/);
     expect(buildKafka(() => ({ timeout: Duration.seconds(10) }))).not.toThrow();
-  });
-
-  it('uses the runtime\'s own defaults', () => {
-    expect(RUNTIME_TIME_LIMITS).toEqual({ deadlineMarginMs: DEFAULTS.deadlineMarginMs, lockTimeoutMs: DEFAULTS.lockTimeoutMs });
   });
 });
 

@@ -2,7 +2,7 @@ import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
 import { stackConfigFromContext } from '../../lib/stack-config.js';
-import { CLEANUP_BATCH_SIZE_LIMITS } from '../../functions/inbox/limits.js';
+import { CLEANUP_BATCH_SIZE } from '../../functions/inbox/contract.js';
 
 const configOf = (context: Record<string, unknown>) => stackConfigFromContext(new App({ context }).node);
 
@@ -89,7 +89,7 @@ describe('bad stack context', () => {
 
 describe('the cleanup batch size limit', () => {
   it('is the one the cleanup runtime enforces: the largest it takes is accepted, one more is refused', () => {
-    expect(configOf({ cleanupBatchSize: CLEANUP_BATCH_SIZE_LIMITS.max }).cleanupBatchSize).toBe(CLEANUP_BATCH_SIZE_LIMITS.max);
-    expect(() => configOf({ cleanupBatchSize: CLEANUP_BATCH_SIZE_LIMITS.max + 1 })).toThrow(InfraConfigError);
+    expect(configOf({ cleanupBatchSize: CLEANUP_BATCH_SIZE.max }).cleanupBatchSize).toBe(CLEANUP_BATCH_SIZE.max);
+    expect(() => configOf({ cleanupBatchSize: CLEANUP_BATCH_SIZE.max + 1 })).toThrow(InfraConfigError);
   });
 });

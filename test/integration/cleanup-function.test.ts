@@ -1,8 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CleanupReport } from '../../functions/inbox/cleanup/index.js';
-import { CLEANUP_METRICS } from '../../functions/inbox-cleanup/metrics.js';
-import { CLEANUP_METRIC_NAMES } from '../../lib/cleanup-alarms.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { captureStdout } from '../support/capture-stdout.js';
@@ -99,11 +97,5 @@ describe('the scheduled cleanup handler over the Data API (emulator, real Postgr
     expect(await remaining()).toBe(3);
     expect(stdout.emf()[0]).toMatchObject({ done: 0 });
     expect(stdout.emf()[0]).not.toHaveProperty('deleted');
-  });
-});
-
-describe('cleanup metric names', () => {
-  it('are the ones the stack alarms on', () => {
-    expect(CLEANUP_METRIC_NAMES).toEqual(CLEANUP_METRICS);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InboxConfigError } from '../../functions/inbox/index.js';
 import { cleanupInbox } from '../../functions/inbox/cleanup/index.js';
-import { CLEANUP_BATCH_SIZE_LIMITS } from '../../functions/inbox/limits.js';
+import { CLEANUP_BATCH_SIZE } from '../../functions/inbox/contract.js';
 import { cleanupSettings } from '../../functions/inbox-cleanup/settings.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
@@ -53,7 +53,7 @@ describe.each(drivers)('inbox cleanup on $name', (driver) => {
       await expect(cleanupInbox(fx.db, { retentionMs: DAY_MS, batchSize: 0 })).rejects.toThrow(/batchSize .* but 0 was given/);
     });
     it('takes batch sizes up to the limit the stack validates its context against, and no more', async () => {
-      const { max } = CLEANUP_BATCH_SIZE_LIMITS;
+      const { max } = CLEANUP_BATCH_SIZE;
       await expect(cleanupInbox(fx.db, { retentionMs: DAY_MS, batchSize: max })).resolves.toMatchObject({ done: true });
       await expect(cleanupInbox(fx.db, { retentionMs: DAY_MS, batchSize: max + 1 })).rejects.toThrow(`from 1 to ${max}, but ${max + 1} was given`);
     });

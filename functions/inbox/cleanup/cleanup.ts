@@ -1,6 +1,6 @@
 import type { Database } from '../database/database.js';
 import { InboxConfigError } from '../errors.js';
-import { CLEANUP_BATCH_SIZE_LIMITS } from '../limits.js';
+import { CLEANUP_BATCH_SIZE } from '../contract.js';
 import { sql } from '../sql/sql.js';
 
 /** Options of `cleanupInbox`. */
@@ -13,8 +13,8 @@ export interface CleanupOptions {
   readonly retentionMs: number;
   /**
    * Rows deleted per statement, so no statement holds locks or runs long; at most
-   * `CLEANUP_BATCH_SIZE_LIMITS.max`.
-   * @default 2000
+   * `CLEANUP_BATCH_SIZE.max`.
+   * @default 1000 (`CLEANUP_BATCH_SIZE.default`)
    */
   readonly batchSize?: number;
   /**
@@ -41,7 +41,7 @@ export interface CleanupReport {
   done: boolean;
 }
 
-const CLEANUP_DEFAULTS = { batchSize: 2000, marginMs: 5000, minRetentionMs: 60_000 } as const;
+const CLEANUP_DEFAULTS = { batchSize: CLEANUP_BATCH_SIZE.default, marginMs: 5000, minRetentionMs: 60_000 } as const;
 
 /**
  * Deletes inbox rows past the retention in bounded batches (a keyed subquery with LIMIT and SKIP
@@ -60,7 +60,7 @@ export async function cleanupInbox(db: Database, options: CleanupOptions): Promi
   if (!Number.isFinite(options.retentionMs) || options.retentionMs < CLEANUP_DEFAULTS.minRetentionMs) {
     throw new InboxConfigError(`retentionMs must be at least ${CLEANUP_DEFAULTS.minRetentionMs} (one minute), but ${String(options.retentionMs)} was given.`);
   }
-  const { min, max } = CLEANUP_BATCH_SIZE_LIMITS;
+  const { min, max } = CLEANUP_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < min || batchSize > max) {
     throw new InboxConfigError(`batchSize must be a whole number from ${min} to ${max}, but ${String(batchSize)} was given.`);
   }

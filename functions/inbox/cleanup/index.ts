@@ -1,2 +1,3 @@
 export { cleanupInbox } from './cleanup.js';
+export { CLEANUP_METRICS } from '../contract.js';
 export type { CleanupOptions, CleanupReport } from './cleanup.js';

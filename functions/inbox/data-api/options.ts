@@ -1,5 +1,5 @@
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
-import { INBOX_ENV } from '../environment.js';
+import { INBOX_ENV } from '../contract.js';
 import { InboxConfigError } from '../errors.js';
 
 /**

@@ -1,3 +1,4 @@
+import { INBOX_METRICS } from '../contract.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Outcome, OutcomeKind } from '../outcome.js';
 
@@ -21,11 +22,6 @@ const LOG_MESSAGE: Record<OutcomeKind, string> = {
   skipped: 'message not attempted: reported for redelivery',
 };
 
-/** The metric that holds the processing latency of each attempted record. */
-export const LATENCY_METRIC = 'processingLatency';
-
-/** The metric that counts records keyed by a fallback a redrive changes (`Outcome.keyFallback`). */
-export const KEY_FALLBACK_METRIC = 'keyFallback';
 
 // Consumers already warned in this process: the redrive warning is said once per cold start.
 const warnedOfFallback = new Set<string>();
@@ -68,7 +64,7 @@ export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown,
   };
   if (outcome.keyFallback !== undefined) {
     quietly('logger', () => warnOfFallback(outcome, options.consumer, logger));
-    quietly('metrics', () => metrics?.addMetric(KEY_FALLBACK_METRIC, 'Count', 1));
+    quietly('metrics', () => metrics?.addMetric(INBOX_METRICS.keyFallback, 'Count', 1));
   }
   if (logger) {
     quietly('logger', () => logger[LOG_LEVEL[outcome.kind]](LOG_MESSAGE[outcome.kind], {
@@ -84,7 +80,7 @@ export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown,
   if (metrics) {
     quietly('metrics', () => {
       metrics.addMetric(outcome.kind, 'Count', 1);
-      if (outcome.kind !== 'skipped') metrics.addMetric(LATENCY_METRIC, 'Milliseconds', outcome.durationMs);
+      if (outcome.kind !== 'skipped') metrics.addMetric(INBOX_METRICS.processingLatency, 'Milliseconds', outcome.durationMs);
     });
   }
   if (onOutcome) quietly('onOutcome', () => onOutcome(outcome));

@@ -1,0 +1,71 @@
+/**
+ * The contract between the infrastructure (lib/, at synth time) and the runtime (functions/, in
+ * Lambda): every value both sides need, defined once. lib/ may import this module and nothing else
+ * of the runtime (eslint.config.js), so it holds plain constants and imports nothing: importing it
+ * brings no runtime code, no AWS SDK and no side effect into a synth.
+ *
+ * @example
+ * ```ts
+ * environment: { [INBOX_ENV.clusterArn]: cluster.clusterArn, [INBOX_ENV.requireKeyAttribute]: 'true' }
+ * ```
+ */
+
+/** The environment variables through which the infrastructure configures the runtime. */
+export const INBOX_ENV = {
+  /** The Aurora cluster's ARN, read by `dataApiDatabaseFromEnv`. */
+  clusterArn: 'CLUSTER_ARN',
+  /** The ARN of the secret the Data API signs in with, read by `dataApiDatabaseFromEnv`. */
+  secretArn: 'SECRET_ARN',
+  /** The database on the cluster, read by `dataApiDatabaseFromEnv`. */
+  databaseName: 'DATABASE_NAME',
+  /** `true`: the default of the `requireKeyAttribute` option (the InboxConsumer's `requireIdempotencyKey`). */
+  requireKeyAttribute: 'INBOX_REQUIRE_KEY_ATTRIBUTE',
+  /** Days the cleanup keeps a consumed_message row. */
+  retentionDays: 'RETENTION_DAYS',
+  /** Rows the cleanup deletes per statement. */
+  cleanupBatchSize: 'CLEANUP_BATCH_SIZE',
+} as const;
+
+/** What became of one record, SQS or Kafka: each kind is also the name of the metric that counts it. */
+export const OutcomeKind = {
+  processed: 'processed',
+  duplicate: 'duplicate',
+  collision: 'collision',
+  rejected: 'rejected',
+  failed: 'failed',
+  skipped: 'skipped',
+} as const;
+
+/** One of `processed | duplicate | collision | rejected | failed | skipped`. */
+export type OutcomeKind = (typeof OutcomeKind)[keyof typeof OutcomeKind];
+
+/** The metrics a consumer publishes beside its outcome counts. */
+export const INBOX_METRICS = {
+  /** The processing latency of each attempted record (unit Milliseconds). */
+  processingLatency: 'processingLatency',
+  /** Records keyed by a fallback a redrive changes (`Outcome.keyFallback`, unit Count). */
+  keyFallback: 'keyFallback',
+} as const;
+
+/** The metrics the cleanup publishes, one EMF document a run (unit Count). */
+export const CLEANUP_METRICS = {
+  /** Rows deleted by a run that returned. */
+  deleted: 'deleted',
+  /** 1 when nothing past the retention was left, else 0 (a failed run included). */
+  done: 'done',
+} as const;
+
+/**
+ * The runtime's time defaults that the infrastructure sizes the function's timeout by: a message
+ * is not started with less than `deadlineMarginMs` left, and a claim waits up to `lockTimeoutMs`.
+ */
+export const TIME_DEFAULTS = { lockTimeoutMs: 5000, deadlineMarginMs: 5000 } as const;
+
+/**
+ * Rows the inbox cleanup deletes per statement. The ceiling keeps each DELETE short: a statement
+ * holds its row locks until it ends, and the Data API ends any statement at 45 s.
+ */
+export const CLEANUP_BATCH_SIZE = { min: 1, max: 10_000, default: 1000 } as const;
+
+/** The longest idempotency key the inbox stores; a longer one is rejected (and the producer refuses it). */
+export const MAX_KEY_LENGTH = 512;
