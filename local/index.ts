@@ -1,5 +1,5 @@
 export { LOCAL_DATA_API_TARGET, localDataApiClient, localDataApiDatabase, startDataApi } from './data-api/index.js';
-export type { DataApiCredentials, DataApiSecrets, DataApiStats, Latency, RunningDataApi, StartDataApiOptions } from './data-api/index.js';
+export type { DataApiCredentials, DataApiSecrets, DataApiSecretSource, DataApiStats, Latency, RunningDataApi, StartDataApiOptions } from './data-api/index.js';
 export { batchResult, lambdaContext, startEventSource } from './event-source/index.js';
 export type {
   BatchReport,

@@ -1,6 +1,5 @@
-import { sql, type Database } from '../inbox/index.js';
-import { roleCredentials, RoleSecretError, type RoleCredentials, type RoleSecret } from './role-secrets.js';
-import { scramVerifier } from './scram-verifier.js';
+import { roleCredentials, RoleSecretError, setRolePassword, type RoleCredentials, type RoleSecret } from '../database-roles/index.js';
+import type { Database } from '../inbox/index.js';
 
 /**
  * Reads a secret's text (its SecretString). The Lambda reads Secrets Manager (`secretsManagerReader`);
@@ -32,23 +31,22 @@ export async function readRoleCredentials(roles: readonly RoleSecret[], readSecr
 }
 
 /**
- * Gives each role LOGIN and its secret's password, in one transaction, through the
- * inbox_set_role_password function of the migrations: the password goes as a SCRAM-SHA-256
- * verifier, bound, never as text in a statement. Run after the migrations (which create the roles)
- * on every run, so a changed secret is taken up by the next deploy that runs the migrations.
- * Returns the roles set, in order; never a password.
+ * Gives the user each secret signs in as (the role, or its twin once the secret has been rotated)
+ * LOGIN and the secret's password, in one transaction, through the inbox_set_role_password
+ * function of the migrations (`setRolePassword`). Run after the migrations (which create the roles)
+ * on every run, so a changed secret is taken up by the next deploy that runs the migrations; the
+ * other login of the role keeps its password, which the rotation's AWSPREVIOUS version holds.
+ * Returns the users set, in order; never a password.
  *
  * @example
  * ```ts
- * await setRolePasswords(db, credentials); // ['inbox_worker', 'inbox_cleanup']
+ * await setRolePasswords(db, credentials); // ['inbox_worker', 'inbox_cleanup_clone']
  * ```
  */
 export async function setRolePasswords(db: Database, credentials: readonly RoleCredentials[]): Promise<string[]> {
   if (credentials.length === 0) return [];
   await db.transaction(async (tx) => {
-    for (const { role, password } of credentials) {
-      await tx.query(sql`SELECT inbox_set_role_password(${role}, ${scramVerifier(password)})`);
-    }
+    for (const { username, password } of credentials) await setRolePassword(tx, username, password);
   });
-  return credentials.map(({ role }) => role);
+  return credentials.map(({ username }) => username);
 }

@@ -2,4 +2,4 @@ export { LOCAL_DATA_API_TARGET, localDataApiClient, localDataApiDatabase } from 
 export { startDataApi } from './server.js';
 export type { DataApiStats, RunningDataApi, StartDataApiOptions } from './server.js';
 export type { Latency } from './faults.js';
-export type { DataApiCredentials, DataApiSecrets } from './secrets.js';
+export type { DataApiCredentials, DataApiSecrets, DataApiSecretSource } from './secrets.js';

@@ -4,7 +4,7 @@ import type { ColumnTypes } from './column-types.js';
 import type { Connections } from './connections.js';
 import { bindStatement, type BoundStatement } from './parameters.js';
 import { cappedBody, executeResponse, type ResultOptions, type StatementOutcome } from './results.js';
-import { credentialsFor, type DataApiCredentials, type DataApiSecrets } from './secrets.js';
+import { credentialsFor, type DataApiCredentials, type DataApiSecrets, type DataApiSecretSource } from './secrets.js';
 import { badRequest, databaseError, databaseUnavailable, internalError, ServiceError, signInRefused, statementTimeout, validationError } from './service-errors.js';
 import type { OpenTransaction, Transactions } from './transactions.js';
 
@@ -13,8 +13,8 @@ export interface OperationContext {
   readonly connections: Connections;
   readonly transactions: Transactions;
   readonly types: ColumnTypes;
-  /** Secrets by ARN; `undefined`: every call signs in as the server URL's user. */
-  readonly secrets: DataApiSecrets | undefined;
+  /** Secrets by ARN, or where to read them; `undefined`: every call signs in as the server URL's user. */
+  readonly secrets: DataApiSecrets | DataApiSecretSource | undefined;
 }
 
 /** A request body, already parsed from JSON. */
@@ -59,7 +59,7 @@ function oneOf<T extends string>(value: unknown, member: string, allowed: readon
  * resourceArn and secretArn: required on every operation; the emulator serves any cluster. Returns
  * the credentials of the secret the call signs in with (none when the emulator has no secrets).
  */
-function requireTarget(body: RequestBody, context: OperationContext): DataApiCredentials | undefined {
+function requireTarget(body: RequestBody, context: OperationContext): Promise<DataApiCredentials | undefined> {
   requiredString(body, 'resourceArn');
   return credentialsFor(context.secrets, requiredString(body, 'secretArn'));
 }
@@ -156,7 +156,7 @@ async function onPool<T>(
 }
 
 const executeStatement: Operation = async (body, context) => {
-  const login = requireTarget(body, context);
+  const login = await requireTarget(body, context);
   const sql = singleStatement(body);
   const options = resultOptions(body);
   const statement = bindStatement(sql, body.parameters);
@@ -171,7 +171,7 @@ const executeStatement: Operation = async (body, context) => {
 };
 
 const batchExecuteStatement: Operation = async (body, context) => {
-  const login = requireTarget(body, context);
+  const login = await requireTarget(body, context);
   const sql = singleStatement(body);
   const sets = body.parameterSets ?? [[]];
   if (!Array.isArray(sets)) throw badRequest('parameterSets must be a list of parameter lists.');
@@ -198,7 +198,7 @@ const batchExecuteStatement: Operation = async (body, context) => {
 };
 
 const beginTransaction: Operation = async (body, context) => {
-  const login = requireTarget(body, context);
+  const login = await requireTarget(body, context);
   const database = optionalString(body, 'database');
   // The transaction's statements run on this connection, as the user of the secret that began it.
   const client = await context.connections.client(database, login);
@@ -207,14 +207,14 @@ const beginTransaction: Operation = async (body, context) => {
 };
 
 const commitTransaction: Operation = async (body, context) => {
-  requireTarget(body, context);
+  await requireTarget(body, context);
   const tx = context.transactions.take(requiredString(body, 'transactionId'));
   await context.transactions.finish(tx, 'COMMIT');
   return JSON.stringify({ transactionStatus: 'Transaction Committed' });
 };
 
 const rollbackTransaction: Operation = async (body, context) => {
-  requireTarget(body, context);
+  await requireTarget(body, context);
   const tx = context.transactions.take(requiredString(body, 'transactionId'));
   await context.transactions.finish(tx, 'ROLLBACK');
   return JSON.stringify({ transactionStatus: 'Rollback Complete' });

@@ -4,7 +4,7 @@ import { listenOnLoopback, readBody } from '../loopback-http.js';
 import { Connections } from './connections.js';
 import { Faults, type Latency } from './faults.js';
 import { OPERATIONS, serviceErrorOf, type OperationContext, type RequestBody } from './operations.js';
-import type { DataApiSecrets } from './secrets.js';
+import type { DataApiSecrets, DataApiSecretSource } from './secrets.js';
 import { badRequest, ServiceError, unknownOperation } from './service-errors.js';
 import { Transactions } from './transactions.js';
 
@@ -33,14 +33,16 @@ export interface StartDataApiOptions {
    */
   readonly latencyMs?: Latency;
   /**
-   * Secrets by ARN, as Secrets Manager would hand them to the Data API. Given, each call signs in
-   * as the `username` and `password` of the secret its `secretArn` names, so a database role's
-   * privileges hold as on Aurora; a secret not listed gets SecretsErrorException, a password the
-   * server refuses BadRequestException. Read on every call: change an entry's password to model a
-   * rotated secret (connections signed in before stay open, as on a server).
+   * Secrets by ARN, as Secrets Manager would hand them to the Data API, or a source that reads
+   * them from Secrets Manager (`secretsManagerSource(endpoint)` for the local stand-in: each
+   * secret's AWSCURRENT version). Given, each call signs in as the `username` and `password` of the
+   * secret its `secretArn` names, so a database role's privileges hold as on Aurora; a secret not
+   * found gets SecretsErrorException, a password the server refuses BadRequestException. Read on
+   * every call: change an entry's password, or rotate the secret, and the next call signs in with
+   * the new one (connections signed in before stay open, as on a server).
    * @default none: every call signs in as the user of `databaseUrl`, whatever secret it names
    */
-  readonly secrets?: DataApiSecrets;
+  readonly secrets?: DataApiSecrets | DataApiSecretSource;
   /**
    * Transactions open at once on a database (a connection each); a BeginTransaction beyond them is
    * refused at once with ServiceUnavailableError, which the SDK retries.

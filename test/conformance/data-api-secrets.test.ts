@@ -6,10 +6,13 @@ import {
   SecretsErrorException,
   type RDSDataClient,
 } from '@aws-sdk/client-rds-data';
+import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scramVerifier } from '../../functions/migrate/scram-verifier.js';
+import { scramVerifier } from '../../functions/database-roles/index.js';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type DataApiCredentials, type RunningDataApi } from '../../local/data-api/index.js';
+import { secretsManagerSource } from '../../local/secrets-manager/index.js';
 import { passwordCheckingDatabase, type FreshDatabase } from '../support/database.js';
+import { startTestSecretsManager, type TestSecretsManager } from '../support/secrets-manager.js';
 import { thrown } from '../support/thrown.js';
 
 const secretArn = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}`;
@@ -22,8 +25,9 @@ let fresh: FreshDatabase;
 const started: { api: RunningDataApi; client: RDSDataClient }[] = [];
 const secrets: Record<string, DataApiCredentials> = {};
 
-async function emulator(withSecrets: boolean) {
-  const api = await startDataApi({ databaseUrl: fresh.url, ...(withSecrets ? { secrets } : {}) });
+async function emulator(withSecrets: boolean | TestSecretsManager) {
+  const source = typeof withSecrets === 'object' ? secretsManagerSource(withSecrets.secretsManager.endpoint) : undefined;
+  const api = await startDataApi({ databaseUrl: fresh.url, ...(withSecrets === true ? { secrets } : source ? { secrets: source } : {}) });
   const client = localDataApiClient(api.endpoint);
   started.push({ api, client });
   return client;
@@ -104,5 +108,45 @@ describe('without secrets, every call signs in as the user of the emulator\'s UR
     const urlUser = decodeURIComponent(new URL(fresh.url).username);
     expect(await currentUser(client, LOCAL_DATA_API_TARGET.secretArn)).toBe(urlUser);
     expect(await currentUser(client, secretArn('unknown'))).toBe(urlUser);
+  });
+});
+
+describe('with secrets read from Secrets Manager (the local stand-in), each call signs in with its secret\'s AWSCURRENT version', () => {
+  let secretsManager: TestSecretsManager;
+
+  beforeAll(async () => {
+    secretsManager = await startTestSecretsManager();
+  });
+
+  afterAll(async () => {
+    await secretsManager.close();
+  });
+
+  it('runs a statement as the secret\'s user, reading the secret from Secrets Manager on each call', async () => {
+    const client = await emulator(secretsManager);
+    const arn = await secretsManager.createSecret('reader', { username: READER, password: READER_PASSWORD, engine: 'postgres' });
+    const before = secretsManager.secretsManager.stats().calls.GetSecretValue ?? 0;
+    expect(await currentUser(client, arn)).toBe(READER);
+    expect(await currentUser(client, arn)).toBe(READER);
+    expect(secretsManager.secretsManager.stats().calls.GetSecretValue).toBe(before + 2);
+  });
+
+  it('signs the next call in with a new AWSCURRENT version, and refuses it when the database does not know that password', async () => {
+    const client = await emulator(secretsManager);
+    const arn = await secretsManager.createSecret('rotated', { username: READER, password: READER_PASSWORD });
+    expect(await currentUser(client, arn)).toBe(READER);
+    await secretsManager.client.send(new PutSecretValueCommand({ SecretId: arn, SecretString: JSON.stringify({ username: READER, password: `${READER_PASSWORD}-new` }) }));
+    await expect(execute(client, arn, 'SELECT 1')).rejects.toThrow(/password authentication failed/);
+    await secretsManager.client.send(new PutSecretValueCommand({ SecretId: arn, SecretString: JSON.stringify({ username: READER, password: READER_PASSWORD }) }));
+    expect(await currentUser(client, arn)).toBe(READER);
+  });
+
+  it('answers a secret Secrets Manager does not have, or one that is not a username and password, with SecretsErrorException', async () => {
+    const client = await emulator(secretsManager);
+    expect(await thrown(execute(client, secretArn('not-in-secrets-manager'), 'SELECT 1'))).toBeInstanceOf(SecretsErrorException);
+    const text = await secretsManager.createSecret('text', 'not json');
+    const error = await thrown(execute(client, text, 'SELECT 1'));
+    expect(error).toBeInstanceOf(SecretsErrorException);
+    expect(error.message).toMatch(/not a JSON secret/);
   });
 });

@@ -6,8 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsHandler } from '../../functions/migrate/index.js';
 import type { MigrationsResourceResponse } from '../../functions/migrate/on-event.js';
-import { RoleSecretError, ROLE_SECRETS_ENV } from '../../functions/migrate/role-secrets.js';
-import { scramVerifier } from '../../functions/migrate/scram-verifier.js';
+import { RoleSecretError, scramVerifier } from '../../functions/database-roles/index.js';
+import { ROLE_SECRETS_ENV } from '../../functions/migrate/role-secrets.js';
 import { processBatch, type Outcome } from '../../functions/inbox/index.js';
 import { cleanupInbox } from '../../functions/inbox/cleanup/index.js';
 import { dataApiDatabase } from '../../functions/inbox/data-api/index.js';
@@ -167,7 +167,7 @@ describe('the migrate function gives each function role its secret\'s password',
     try {
       const error = await thrown(migrateHandler(deployEvent('Update'), lambdaContext(300_000)));
       expect(error).toBeInstanceOf(RoleSecretError);
-      expect(error.message).toMatch(/holds the username .* not inbox_worker: give the role its own secret/);
+      expect(error.message).toMatch(/holds the username .* not inbox_worker or inbox_worker_clone: give the role its own secret/);
       if (secrets[SECRET.owner]!.password !== '') expect(error.message).not.toContain(secrets[SECRET.owner]!.password);
       expect(api.stats().total).toBe(0);
     } finally {

@@ -81,7 +81,7 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
 
       const report = await migrate(db, await readMigrations(PROJECT_MIGRATIONS));
 
-      expect(report.applied).toEqual(['0001_consumed_message.sql', '0002_orders.sql', '0003_database_roles.sql']);
+      expect(report.applied).toEqual(['0001_consumed_message.sql', '0002_orders.sql', '0003_database_roles.sql', '0004_role_twins.sql']);
       const columns = await fresh.pool.query(`SELECT column_name, data_type, is_nullable, column_default
         FROM information_schema.columns WHERE table_name = 'consumed_message' ORDER BY ordinal_position`);
       expect(columns.rows).toEqual([

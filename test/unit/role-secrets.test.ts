@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { roleCredentials, RoleSecretError, roleSecretsFrom } from '../../functions/migrate/role-secrets.js';
+import { roleCredentials, RoleSecretError } from '../../functions/database-roles/index.js';
+import { roleSecretsFrom } from '../../functions/migrate/role-secrets.js';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:worker';
 const PASSWORD = 'pw-4f9c1e7b2a';
@@ -30,12 +31,18 @@ describe('a role secret\'s value', () => {
 
   it('gives the role its password when it holds that role\'s username', () => {
     expect(roleCredentials(target, JSON.stringify({ username: 'inbox_worker', password: PASSWORD, dbname: 'inbox' })))
-      .toEqual({ role: 'inbox_worker', password: PASSWORD });
+      .toEqual({ role: 'inbox_worker', username: 'inbox_worker', password: PASSWORD });
+  });
+
+  it('gives the role\'s twin its password when a rotation left the secret on the twin', () => {
+    expect(roleCredentials(target, JSON.stringify({ username: 'inbox_worker_clone', password: PASSWORD })))
+      .toEqual({ role: 'inbox_worker', username: 'inbox_worker_clone', password: PASSWORD });
   });
 
   it.each([
     ['not JSON', 'inbox_worker:pw', /is not JSON/],
-    ['another user\'s (the owner\'s)', JSON.stringify({ username: 'inbox_admin', password: PASSWORD }), /holds the username "inbox_admin", not inbox_worker/],
+    ['another user\'s (the owner\'s)', JSON.stringify({ username: 'inbox_admin', password: PASSWORD }), /holds the username "inbox_admin", not inbox_worker or inbox_worker_clone/],
+    ['another role\'s twin', JSON.stringify({ username: 'inbox_cleanup_clone', password: PASSWORD }), /holds the username "inbox_cleanup_clone"/],
     ['without a username', JSON.stringify({ password: PASSWORD }), /holds the username null/],
     ['without a password', JSON.stringify({ username: 'inbox_worker' }), /holds no password/],
     ['with a password outside printable ASCII', JSON.stringify({ username: 'inbox_worker', password: `${PASSWORD}\u00e9` }), /outside printable ASCII/],
