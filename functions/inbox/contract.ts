@@ -24,6 +24,10 @@ export const INBOX_ENV = {
   retentionDays: 'RETENTION_DAYS',
   /** Rows the cleanup deletes per statement. */
   cleanupBatchSize: 'CLEANUP_BATCH_SIZE',
+  /** The function role whose secret the role rotation function rotates (alternating with its twin). */
+  rotatedRole: 'ROTATED_ROLE',
+  /** The name prefix of the short-lived secrets the role rotation's testSecret signs in with. */
+  probeSecretPrefix: 'PROBE_SECRET_PREFIX',
 } as const;
 
 /** What became of one record, SQS or Kafka: each kind is also the name of the metric that counts it. */
