@@ -75,12 +75,12 @@ function capturingLogger(lines: LoggedLine[]): InboxLogger {
 /** Starts the stand-in and the emulator on `target`'s server, with the owner's secret from `target`'s URL. */
 export async function rotationWorld(target: FreshDatabase, options: RotationWorldOptions = {}): Promise<RotationWorld> {
   const logged: LoggedLine[] = [];
-  let handler: ReturnType<typeof rotationHandler> | undefined;
   const secrets = await startTestSecretsManager(options.automatic
     ? {
       invokeRotation: async (_functionArn, event) => {
         await options.beforeStep?.(event);
-        await handler!(event, lambdaContext(120_000));
+        // Called only once RotateSecret runs, after the handler below exists.
+        await handler(event, lambdaContext(120_000));
       },
     }
     : {});
@@ -89,7 +89,7 @@ export async function rotationWorld(target: FreshDatabase, options: RotationWorl
   const url = new URL(target.url);
   const database = decodeURIComponent(url.pathname.slice(1));
   const ownerSecretArn = await secrets.createSecret('owner', { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
-  handler = rotationHandler({
+  const handler = rotationHandler({
     secretsManager: secrets.client,
     rdsData,
     logger: capturingLogger(logged),
@@ -105,7 +105,7 @@ export async function rotationWorld(target: FreshDatabase, options: RotationWorl
     JSON.parse((await secrets.client.send(new GetSecretValueCommand({ SecretId: secretId, ...select }))).SecretString!) as { username: string; password: string };
   return {
     secrets, api, rdsData, database, ownerSecretArn, logged, credentials,
-    step: (step, secretId, token) => handler!({ Step: step, SecretId: secretId, ClientRequestToken: token, RotationToken: 'rotation-token' }, lambdaContext(120_000)),
+    step: (step, secretId, token) => handler({ Step: step, SecretId: secretId, ClientRequestToken: token, RotationToken: 'rotation-token' }, lambdaContext(120_000)),
     workerSecret: async () => {
       const password = `p0-${Math.random().toString(36).slice(2)}-${Date.now()}`;
       const arn = await secrets.createSecret('worker', { username: 'inbox_worker', password, engine: 'postgres', dbname: database });
