@@ -1,3 +1,4 @@
+import { ROLE_TWIN_SUFFIX } from '../inbox/index.js';
 import { RoleSecretError } from './role-secret-error.js';
 
 /**
@@ -7,15 +8,11 @@ import { RoleSecretError } from './role-secret-error.js';
 export const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
- * What the twin of a role adds to its name: the suffix of AWS's alternating-users rotation templates
- * (SecretsManagerRDSPostgreSQLRotationMultiUser), so a secret of this kit looks as theirs does.
- */
-export const TWIN_SUFFIX = '_clone';
-
-/**
  * The twin of a function role: a second login that is a member of the role, so it has the role's
  * privileges, and that the role secret's rotation alternates with the role (alternating users). A
- * migration creates it with the role; the rotation sets its password.
+ * migration creates it with the role; the rotation sets its password. Named with the suffix of AWS's
+ * alternating-users rotation templates (SecretsManagerRDSPostgreSQLRotationMultiUser), so a secret
+ * of this kit looks as theirs does.
  *
  * @example
  * ```ts
@@ -23,10 +20,10 @@ export const TWIN_SUFFIX = '_clone';
  * ```
  */
 export function twinOf(role: string): string {
-  const twin = `${role}${TWIN_SUFFIX}`;
-  if (!ROLE_NAME.test(role) || role.endsWith(TWIN_SUFFIX) || !ROLE_NAME.test(twin)) {
-    throw new RoleSecretError(`${JSON.stringify(role)} cannot have a twin: a function role is 1 to ${63 - TWIN_SUFFIX.length} lower-case letters, `
-      + `digits or _, not starting with a digit and not ending in ${TWIN_SUFFIX}.`);
+  const twin = `${role}${ROLE_TWIN_SUFFIX}`;
+  if (!ROLE_NAME.test(role) || role.endsWith(ROLE_TWIN_SUFFIX) || !ROLE_NAME.test(twin)) {
+    throw new RoleSecretError(`${JSON.stringify(role)} cannot have a twin: a function role is 1 to ${63 - ROLE_TWIN_SUFFIX.length} lower-case letters, `
+      + `digits or _, not starting with a digit and not ending in ${ROLE_TWIN_SUFFIX}.`);
   }
   return twin;
 }

@@ -30,6 +30,13 @@ export const INBOX_ENV = {
   probeSecretPrefix: 'PROBE_SECRET_PREFIX',
 } as const;
 
+/**
+ * What the twin of a function role adds to the role's name: the second login that a role secret's
+ * rotation alternates with (alternating users), a member of the role. The suffix of AWS's
+ * alternating-users rotation templates. A role of at most 63 - 6 = 57 characters has one.
+ */
+export const ROLE_TWIN_SUFFIX = '_clone';
+
 /** What became of one record, SQS or Kafka: each kind is also the name of the metric that counts it. */
 export const OutcomeKind = {
   processed: 'processed',

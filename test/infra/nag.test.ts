@@ -4,28 +4,13 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { InboxStack } from '../../lib/inbox-stack.js';
 import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { acknowledgments, unacknowledgedFindings } from '../support/nag.js';
 
 /** The reference stack from `context`; bundling is skipped, cdk-nag reads the template, not the code. */
 function referenceStack(context: Record<string, unknown> = {}): { app: App; stack: InboxStack } {
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
   const stack = new InboxStack(app, 'SqsInbox-nag', { config: stackConfigFromContext(app.node) });
   return { app, stack };
-}
-
-/** Every finding cdk-nag's AwsSolutions pack reports and nobody acknowledged, as `rule at path`. */
-function unacknowledgedFindings(app: App, stack: Stack): string[] {
-  const report = new AwsSolutionsChecks(app).validateScope(stack);
-  return report.violations.flatMap((violation) =>
-    violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`));
-}
-
-/** The AwsSolutions acknowledgments recorded on the stack's constructs, with their reasons. */
-function acknowledgments(stack: Stack): { path: string; rule: string; reason: unknown }[] {
-  return stack.node.findAll().flatMap((construct) => construct.node.metadata
-    .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-    .flatMap((entry) => Object.entries(entry.data as Record<string, unknown>))
-    .filter(([rule]) => rule.includes('AwsSolutions-'))
-    .map(([rule, reason]) => ({ path: construct.node.path, rule, reason })));
 }
 
 describe('cdk-nag AwsSolutions on the reference stack', () => {
