@@ -6,6 +6,8 @@ import type { SecretStore } from './secret-store.js';
 export interface OperationContext {
   readonly store: SecretStore;
   readonly rotations: RotationRunner;
+  /** How long a forced deletion takes to complete. */
+  readonly forcedDeletionMs: number;
 }
 
 /** An operation: its input in, its output out, or a SecretsManagerError thrown. */

@@ -61,10 +61,11 @@ export const describeSecret: Operation = (input, { store }) => {
 
 /**
  * DeleteSecret: marks the secret for deletion after a recovery window (7 to 30 days, 30 unless
- * given), during which every other operation refuses it; with ForceDeleteWithoutRecovery it is gone
- * at once (the service completes that asynchronously, within seconds) and its name is free.
+ * given), during which every other operation refuses it; with ForceDeleteWithoutRecovery it is
+ * gone, and its name free, once the stand-in's `forcedDeletionMs` have passed (the service completes
+ * a forced deletion asynchronously; until then the secret is marked for deletion).
  */
-export const deleteSecret: Operation = (input, { store }) => {
+export const deleteSecret: Operation = (input, { store, forcedDeletionMs }) => {
   const secret = store.live(requiredString(input, 'SecretId', 1, 2048));
   const force = optionalBoolean(input, 'ForceDeleteWithoutRecovery', false);
   if (force && input['RecoveryWindowInDays'] !== undefined) {
@@ -73,8 +74,8 @@ export const deleteSecret: Operation = (input, { store }) => {
   const windowDays = optionalInteger(input, 'RecoveryWindowInDays', 7, 30, 30);
   const now = store.now();
   if (force) {
-    store.remove(secret);
-    return { ...secretMembers(secret), DeletionDate: epochSeconds(now) };
+    store.forceDelete(secret, forcedDeletionMs);
+    return { ...secretMembers(secret), DeletionDate: epochSeconds(now + forcedDeletionMs) };
   }
   secret.deletedMs = now;
   return { ...secretMembers(secret), DeletionDate: epochSeconds(now + windowDays * DAY_MS) };

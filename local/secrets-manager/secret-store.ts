@@ -41,6 +41,8 @@ export class StoredSecret {
   public description: string | undefined;
   public lastChangedMs: number;
   public deletedMs: number | undefined;
+  /** When a forced deletion is done and the secret and its name are gone. */
+  public purgeAtMs: number | undefined;
   public readonly rotation: RotationConfig = {};
 
   public constructor(public readonly arn: string, public readonly name: string, public readonly createdMs: number) {
@@ -122,9 +124,13 @@ export class SecretStore {
 
   /** The secret a `SecretId` names, live or marked for deletion. */
   public find(secretId: string): StoredSecret | undefined {
-    const byName = this.secrets.get(secretId);
-    if (byName !== undefined) return byName;
-    return [...this.secrets.values()].find((secret) => secret.arn === secretId || secret.arn.slice(0, -7) === secretId);
+    const found = this.secrets.get(secretId)
+      ?? [...this.secrets.values()].find((secret) => secret.arn === secretId || secret.arn.slice(0, -7) === secretId);
+    if (found?.purgeAtMs !== undefined && found.purgeAtMs <= this.now()) {
+      this.secrets.delete(found.name);
+      return undefined;
+    }
+    return found;
   }
 
   /** The secret a `SecretId` names, which must exist and not be marked for deletion. */
@@ -137,8 +143,16 @@ export class SecretStore {
     return secret;
   }
 
-  /** Forgets a secret at once (ForceDeleteWithoutRecovery). */
-  public remove(secret: StoredSecret): void {
-    this.secrets.delete(secret.name);
+  /**
+   * Deletes a secret without recovery: at once, or marked for deletion until `afterMs` have passed,
+   * as the service completes a forced deletion asynchronously.
+   */
+  public forceDelete(secret: StoredSecret, afterMs: number): void {
+    if (afterMs <= 0) {
+      this.secrets.delete(secret.name);
+      return;
+    }
+    secret.deletedMs = this.now();
+    secret.purgeAtMs = this.now() + afterMs;
   }
 }

@@ -31,6 +31,12 @@ export interface StartSecretsManagerOptions {
    */
   readonly now?: () => number;
   /**
+   * How long a DeleteSecret with ForceDeleteWithoutRecovery takes to complete: until then the secret
+   * is marked for deletion and its name cannot be used again, as the service deletes asynchronously.
+   * @default 0 (at once)
+   */
+  readonly forcedDeletionMs?: number;
+  /**
    * Invokes a rotation function with one step's event, for the rotations RotateSecret starts
    * (for example, the handler itself, in process).
    * @default none: RotateSecret makes the AWSPENDING version and the test invokes the steps
@@ -59,7 +65,7 @@ export interface RunningSecretsManager {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { port: 0, accountId: '123456789012', region: 'us-east-1', now: Date.now } as const;
+const DEFAULTS = { port: 0, accountId: '123456789012', region: 'us-east-1', now: Date.now, forcedDeletionMs: 0 } as const;
 // A secret value is at most 64 KiB; a request carries one, with its JSON around it.
 const MAX_REQUEST_BYTES = 256 * 1024;
 const TARGET_PREFIX = 'secretsmanager.';
@@ -111,10 +117,14 @@ export async function startSecretsManager(options: StartSecretsManagerOptions = 
     accountId: options.accountId ?? DEFAULTS.accountId,
     region: options.region ?? DEFAULTS.region,
     now: options.now ?? DEFAULTS.now,
+    forcedDeletionMs: options.forcedDeletionMs ?? DEFAULTS.forcedDeletionMs,
   };
   if (!/^\d{12}$/.test(settings.accountId)) throw new RangeError(`accountId must be 12 digits, but "${settings.accountId}" was given.`);
+  if (!Number.isInteger(settings.forcedDeletionMs) || settings.forcedDeletionMs < 0) {
+    throw new RangeError(`forcedDeletionMs must be a whole number of milliseconds >= 0, but ${settings.forcedDeletionMs} was given.`);
+  }
   const store = new SecretStore(settings);
-  const context: OperationContext = { store, rotations: new RotationRunner(store, options.invokeRotation) };
+  const context: OperationContext = { store, rotations: new RotationRunner(store, options.invokeRotation), forcedDeletionMs: settings.forcedDeletionMs };
   const calls: Record<string, number> = {};
   const errors: Record<string, number> = {};
 

@@ -273,6 +273,25 @@ describe('CreateSecret and DeleteSecret', () => {
     expect((await local.client.send(new DescribeSecretCommand({ SecretId: ARN }))).DeletedDate).toBeInstanceOf(Date);
   });
 
+  it('with ForceDeleteWithoutRecovery, holds the name until the deletion completes, as the service deletes asynchronously', async () => {
+    let nowMs = Date.now();
+    const slow = await startTestSecretsManager({ forcedDeletionMs: 5000, now: () => nowMs });
+    try {
+      const Name = secretName('async');
+      const { ARN } = await slow.client.send(new CreateSecretCommand({ Name, SecretString: 'v' }));
+      await slow.client.send(new DeleteSecretCommand({ SecretId: ARN, ForceDeleteWithoutRecovery: true }));
+      expect(await thrown(slow.client.send(new GetSecretValueCommand({ SecretId: ARN })))).toBeInstanceOf(InvalidRequestException);
+      const early = await thrown(slow.client.send(new CreateSecretCommand({ Name, SecretString: 'again' })));
+      expect(early).toBeInstanceOf(InvalidRequestException);
+      expect(early.message).toMatch(/already scheduled for deletion/);
+      nowMs += 5000;
+      expect(await thrown(slow.client.send(new GetSecretValueCommand({ SecretId: ARN })))).toBeInstanceOf(ResourceNotFoundException);
+      await slow.client.send(new CreateSecretCommand({ Name, SecretString: 'again' }));
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('with ForceDeleteWithoutRecovery, forgets the secret and frees its name', async () => {
     const Name = secretName('force');
     const { ARN } = await local.client.send(new CreateSecretCommand({ Name, SecretString: 'v' }));

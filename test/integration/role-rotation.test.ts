@@ -44,12 +44,12 @@ async function workerShips(secretArn: string, on: RotationWorld = world): Promis
 }
 
 /** A worker secret with a rotation started on it, run up to (not including) `upTo`. */
-async function rotationUpTo(upTo: 'createSecret' | 'setSecret' | 'testSecret' | 'finishSecret' | 'done') {
-  const secret = await world.workerSecret();
-  const token = await world.rotate(secret.arn);
+async function rotationUpTo(upTo: 'createSecret' | 'setSecret' | 'testSecret' | 'finishSecret' | 'done', on: RotationWorld = world) {
+  const secret = await on.workerSecret();
+  const token = await on.rotate(secret.arn);
   for (const step of ['createSecret', 'setSecret', 'testSecret', 'finishSecret'] as const) {
     if (step === upTo) break;
-    await world.step(step, secret.arn, token);
+    await on.step(step, secret.arn, token);
   }
   return { ...secret, token };
 }
@@ -120,6 +120,24 @@ describe('testSecret: the pending version signs in through the Data API', () => 
     const { arn, token } = await rotationUpTo('testSecret');
     await world.step('testSecret', arn, token);
     await world.step('testSecret', arn, token);
+  });
+
+  it('run again while Secrets Manager still deletes the last probe, fails with a reason, and passes once it is deleted', async () => {
+    let nowMs = Date.now();
+    const slow = await rotationWorld(target, { secretsManager: { forcedDeletionMs: 10_000, now: () => nowMs } });
+    try {
+      const { arn, token } = await rotationUpTo('testSecret', slow);
+      await slow.step('testSecret', arn, token);
+      const early = await thrown(slow.step('testSecret', arn, token));
+      expect(early).toBeInstanceOf(RotationStateError);
+      expect(early.message).toMatch(/The sign-in probe .* is still being deleted by an earlier attempt .*: the next retry of testSecret can create it/);
+      nowMs += 10_000;
+      await slow.step('testSecret', arn, token);
+      await slow.step('finishSecret', arn, token);
+      expect(await slow.whoAmI(arn)).toBe('inbox_worker_clone');
+    } finally {
+      await slow.close();
+    }
   });
 
   it('fails when the pending password was never set, leaving AWSCURRENT signing in and no probe behind', async () => {

@@ -7,7 +7,7 @@ import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import type { InboxLogger } from '../../functions/inbox/index.js';
 import { rotationHandler } from '../../functions/role-rotation/index.js';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
-import { secretsManagerSource, type RotationInvocation } from '../../local/secrets-manager/index.js';
+import { secretsManagerSource, type RotationInvocation, type StartSecretsManagerOptions } from '../../local/secrets-manager/index.js';
 import type { FreshDatabase } from './database.js';
 import { startTestSecretsManager, type TestSecretsManager } from './secrets-manager.js';
 import { lambdaContext } from './sqs-events.js';
@@ -63,6 +63,11 @@ export interface RotationWorldOptions {
    * @default nothing
    */
   readonly beforeStep?: (event: RotationInvocation) => Promise<void>;
+  /**
+   * The stand-in's clock and how long its forced deletions take.
+   * @default the wall clock, deletions at once
+   */
+  readonly secretsManager?: Pick<StartSecretsManagerOptions, 'now' | 'forcedDeletionMs'>;
 }
 
 function capturingLogger(lines: LoggedLine[]): InboxLogger {
@@ -75,15 +80,16 @@ function capturingLogger(lines: LoggedLine[]): InboxLogger {
 /** Starts the stand-in and the emulator on `target`'s server, with the owner's secret from `target`'s URL. */
 export async function rotationWorld(target: FreshDatabase, options: RotationWorldOptions = {}): Promise<RotationWorld> {
   const logged: LoggedLine[] = [];
-  const secrets = await startTestSecretsManager(options.automatic
-    ? {
-      invokeRotation: async (_functionArn, event) => {
+  const secrets = await startTestSecretsManager({
+    ...options.secretsManager,
+    ...(options.automatic ? {
+      invokeRotation: async (_functionArn: string, event: RotationInvocation) => {
         await options.beforeStep?.(event);
         // Called only once RotateSecret runs, after the handler below exists.
         await handler(event, lambdaContext(120_000));
       },
-    }
-    : {});
+    } : {}),
+  });
   const api = await startDataApi({ databaseUrl: target.url, secrets: secretsManagerSource(secrets.secretsManager.endpoint) });
   const rdsData = localDataApiClient(api.endpoint);
   const url = new URL(target.url);
