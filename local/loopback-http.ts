@@ -41,3 +41,23 @@ export function readBody(request: http.IncomingMessage, maxBytes: number, tooLar
     request.on('error', reject);
   });
 }
+
+/**
+ * A request body as the JSON object the AWS JSON and restJson1 protocols carry (an empty body as
+ * `{}`); anything else is refused with `invalid(message)`, the service's error for it.
+ *
+ * @example
+ * ```ts
+ * const input = jsonObjectBody(text, (message) => serializationError(message));
+ * ```
+ */
+export function jsonObjectBody(text: string, invalid: (message: string) => Error): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw invalid('The request body is not valid JSON.');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { ColumnTypes } from './column-types.js';
-import { listenOnLoopback, readBody } from '../loopback-http.js';
+import { jsonObjectBody, listenOnLoopback, readBody } from '../loopback-http.js';
 import { Connections } from './connections.js';
 import { Faults, type Latency } from './faults.js';
-import { OPERATIONS, serviceErrorOf, type OperationContext, type RequestBody } from './operations.js';
+import { OPERATIONS, serviceErrorOf, type OperationContext } from './operations.js';
 import type { DataApiSecrets, DataApiSecretSource } from './secrets.js';
 import { badRequest, ServiceError, unknownOperation } from './service-errors.js';
 import { Transactions } from './transactions.js';
@@ -81,17 +81,6 @@ const DEFAULTS = { port: 0, idleTimeoutMs: 180_000, statementTimeoutMs: 45_000, 
 // The service takes requests of up to 4 MiB.
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
-function parseBody(text: string): RequestBody {
-  let body: unknown;
-  try {
-    body = text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    throw badRequest('The request body is not valid JSON.');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
-  return body as RequestBody;
-}
-
 function send(response: http.ServerResponse, status: number, body: string, errorType?: string): void {
   const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
   if (errorType !== undefined) headers['x-amzn-errortype'] = errorType;
@@ -150,7 +139,7 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
     calls[operation.name] = (calls[operation.name] ?? 0) + 1;
     void (async () => {
       try {
-        const body = parseBody(await readBody(request, MAX_REQUEST_BYTES, () => badRequest('Request is larger than 4 MiB.')));
+        const body = jsonObjectBody(await readBody(request, MAX_REQUEST_BYTES, () => badRequest('Request is larger than 4 MiB.')), badRequest);
         await faults.beforeCall();
         send(response, 200, await operation.run(body, context));
       } catch (error) {

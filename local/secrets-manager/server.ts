@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { listenOnLoopback, readBody } from '../loopback-http.js';
-import type { Input } from './input.js';
+import { jsonObjectBody, listenOnLoopback, readBody } from '../loopback-http.js';
 import type { OperationContext } from './operation-context.js';
 import { OPERATIONS } from './operations.js';
 import { RotationRunner, type RotationInvoker, type RotationRun } from './rotation-runner.js';
@@ -70,17 +69,6 @@ const DEFAULTS = { port: 0, accountId: '123456789012', region: 'us-east-1', now:
 const MAX_REQUEST_BYTES = 256 * 1024;
 const TARGET_PREFIX = 'secretsmanager.';
 
-function parseBody(text: string): Input {
-  let body: unknown;
-  try {
-    body = text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    throw serializationError('The request body is not valid JSON.');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw serializationError('The request body must be a JSON object.');
-  return body as Input;
-}
-
 function reply(response: http.ServerResponse, status: number, body: unknown, errorType?: string): void {
   if (response.destroyed) return;
   const text = JSON.stringify(body);
@@ -145,8 +133,8 @@ export async function startSecretsManager(options: StartSecretsManagerOptions = 
     calls[name!] = (calls[name!] ?? 0) + 1;
     void (async () => {
       try {
-        const input = parseBody(await readBody(request, MAX_REQUEST_BYTES, () => serializationError(`The request is larger than ${MAX_REQUEST_BYTES} bytes.`)));
-        reply(response, 200, operation(input, context));
+        const text = await readBody(request, MAX_REQUEST_BYTES, () => serializationError(`The request is larger than ${MAX_REQUEST_BYTES} bytes.`));
+        reply(response, 200, operation(jsonObjectBody(text, serializationError), context));
       } catch (error) {
         // An error the stand-in did not expect is a bug in it: say so, and answer as the service would.
         if (!(error instanceof SecretsManagerError)) console.error('local Secrets Manager: unexpected error', error);

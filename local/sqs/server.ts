@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { listenOnLoopback, readBody } from '../loopback-http.js';
+import { jsonObjectBody, listenOnLoopback, readBody } from '../loopback-http.js';
 import type { FaultCounts, SqsFaults } from './faults.js';
 import { MoveTasks } from './move-tasks.js';
 import type { OperationContext } from './operation-context.js';
@@ -70,17 +70,6 @@ const DEFAULTS = { port: 0, now: Date.now, accountId: '000000000000', region: 'u
 // SQS takes request bodies of a few MiB at most; a batch holds 256 KiB of messages plus JSON and base64 overhead.
 const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 const TARGET_PREFIX = 'AmazonSQS.';
-
-function parseBody(text: string): Record<string, unknown> {
-  let body: unknown;
-  try {
-    body = text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    throw serializationError('The request body is not valid JSON.');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw serializationError('The request body must be a JSON object.');
-  return body as Record<string, unknown>;
-}
 
 function reply(response: http.ServerResponse, status: number, body: unknown, error?: SqsError): void {
   if (response.destroyed) return;
@@ -174,7 +163,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
     };
     void (async () => {
       try {
-        const body = parseBody(await readBody(request, MAX_REQUEST_BYTES, () => new SqsError('RequestEntityTooLarge', 'RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413)));
+        const body = jsonObjectBody(await readBody(request, MAX_REQUEST_BYTES, () => new SqsError('RequestEntityTooLarge', 'RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413)), serializationError);
         const output = await operation(body, context);
         if (faults.loseResponse?.({ operation: operationName!, queueName: queueNameOf(body) }) === true) {
           faultCounts.lostResponses += 1;

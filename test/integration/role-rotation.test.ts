@@ -13,7 +13,7 @@ import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { passwordCheckingDatabase, type FreshDatabase } from '../support/database.js';
 import { seedOrders } from '../support/orders.js';
 import { rotationWorld, signedInWith, type RotationWorld } from '../support/role-rotation.js';
-import type { RotationInvocation } from '../../local/secrets-manager/index.js';
+import type { RotationInvocation, RotationRun } from '../../local/secrets-manager/index.js';
 import { migrationsHash } from '../../lib/migrations-hash.js';
 import { LOCAL_DATA_API_TARGET } from '../../local/data-api/index.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
@@ -237,26 +237,28 @@ describe('rotations run by Secrets Manager, end to end', () => {
     await automatic?.close();
   });
 
+  /** Rotates the secret through Secrets Manager, which runs the four steps: how the rotation ended. */
+  async function rotated(secretArn: string): Promise<RotationRun> {
+    await automatic.rotate(secretArn);
+    return (await automatic.secrets.secretsManager.rotations()).at(-1)!;
+  }
+
   it('keep the worker signing in through every step of two rotations; the second retires the first password', async () => {
     const p0 = await automatic.workerSecret();
     watched = p0.arn;
     observed.length = 0;
 
-    await automatic.rotate(p0.arn);
-    const [first] = (await automatic.secrets.secretsManager.rotations()).slice(-1);
-    expect(first!.error).toBeUndefined();
+    expect((await rotated(p0.arn)).error).toBeUndefined();
     const p1 = await automatic.credentials(p0.arn);
     expect(p1.username).toBe('inbox_worker_clone');
     expect(await automatic.whoAmI(p0.arn)).toBe('inbox_worker_clone');
     expect(await automatic.signsIn('inbox_worker', p0.password)).toBe(true);
 
-    await automatic.rotate(p0.arn);
-    const [second] = (await automatic.secrets.secretsManager.rotations()).slice(-1);
-    expect(second!.error).toBeUndefined();
+    expect((await rotated(p0.arn)).error).toBeUndefined();
     const p2 = await automatic.credentials(p0.arn);
     expect(p2.username).toBe('inbox_worker');
     expect(await automatic.whoAmI(p0.arn)).toBe('inbox_worker');
-    // The first password is retired by the second rotation; the second stays usable as AWSPREVIOUS.
+    // The second rotation retires the first password; the first rotation's, now AWSPREVIOUS, still signs in.
     expect(await automatic.signsIn('inbox_worker', p0.password)).toBe(false);
     expect(await automatic.signsIn('inbox_worker', p2.password)).toBe(true);
     expect(await automatic.signsIn('inbox_worker_clone', p1.password)).toBe(true);
@@ -274,10 +276,10 @@ describe('rotations run by Secrets Manager, end to end', () => {
     await target.pool.query('REVOKE inbox_worker FROM inbox_worker_clone');
     let token: string;
     try {
-      token = await automatic.rotate(p0.arn);
-      const [failed] = (await automatic.secrets.secretsManager.rotations()).slice(-1);
-      expect(failed!.steps).toEqual(['createSecret', 'setSecret', 'testSecret']);
-      expect(failed!.error).toBeInstanceOf(PendingSignInError);
+      const failed = await rotated(p0.arn);
+      token = failed.versionId;
+      expect(failed.steps).toEqual(['createSecret', 'setSecret', 'testSecret']);
+      expect(failed.error).toBeInstanceOf(PendingSignInError);
       expect(await automatic.credentials(p0.arn)).toMatchObject({ username: 'inbox_worker', password: p0.password });
       expect(await automatic.whoAmI(p0.arn)).toBe('inbox_worker');
       expect(await workerShips(p0.arn, automatic)).toEqual(['processed']);
@@ -293,8 +295,7 @@ describe('rotations run by Secrets Manager, end to end', () => {
 
   it('leave a deploy working: the migrate function sets the password of the login the secret holds now', async () => {
     const p0 = await automatic.workerSecret();
-    await automatic.rotate(p0.arn);
-    expect((await automatic.secrets.secretsManager.rotations()).slice(-1)[0]!.error).toBeUndefined();
+    expect((await rotated(p0.arn)).error).toBeUndefined();
     const migrationsDir = new URL('../../migrations', import.meta.url).pathname;
     const roleSecrets = JSON.stringify({ inbox_worker: p0.arn });
     Object.assign(process.env, {
