@@ -1,4 +1,4 @@
-import { CreateSecretCommand, DeleteSecretCommand, ResourceNotFoundException, InvalidRequestException } from '@aws-sdk/client-secrets-manager';
+import { CreateSecretCommand, DeleteSecretCommand, InvalidRequestException, ResourceNotFoundException } from '@aws-sdk/client-secrets-manager';
 import type { RoleCredentials } from '../database-roles/index.js';
 import { RotationStateError } from './errors.js';
 import type { RotationContext } from './rotation-context.js';
@@ -35,12 +35,13 @@ export async function withSignInProbe<T>(context: RotationContext, credentials: 
   const name = probeSecretName(settings.probeSecretPrefix, request.token);
   let arn: string;
   try {
-    ({ ARN: arn = name } = await secretsManager.send(new CreateSecretCommand({
+    const created = await secretsManager.send(new CreateSecretCommand({
       Name: name,
       ClientRequestToken: request.token,
       SecretString: JSON.stringify({ username: credentials.username, password: credentials.password }),
       Description: `Sign-in probe of the rotation ${request.token} of ${request.secretId}; deleted by its testSecret`,
-    })));
+    }));
+    arn = created.ARN ?? name;
   } catch (error) {
     if (error instanceof InvalidRequestException) {
       throw new RotationStateError(`The sign-in probe ${name} is still being deleted by an earlier attempt (${error.message}): the next retry of testSecret can create it.`);
