@@ -142,16 +142,16 @@ export class RoleSecretRotation extends Construct {
       rotationLambda: this.rotationFunction,
       automaticallyAfter: props.automaticallyAfter ?? DEFAULTS.automaticallyAfter,
     });
-    this.acknowledgeWildcards(probes);
+    this.acknowledgeWildcards(probes, props.role);
   }
 
   /** The two wildcards of the function's policy, each on the one thing it can name. */
-  private acknowledgeWildcards(probes: string): void {
+  private acknowledgeWildcards(probes: string, rotatedRole: string): void {
     const role = this.rotationFunction.role!;
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: `${RESOURCELESS_ACTION} (a random password, for createSecret) acts on no resource, so IAM takes only "*" for it; `
-        + 'the statement holds that action alone, as the CDK\'s RotationSchedule grants it.',
+      reason: `${RESOURCELESS_ACTION} (the new password of ${rotatedRole}'s secret, in createSecret) acts on no resource, so IAM takes `
+        + 'only "*" for it; the statement holds that action alone, as the CDK\'s RotationSchedule grants it.',
     });
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${nagResourceName(Stack.of(this).resolve(probes))}]`,

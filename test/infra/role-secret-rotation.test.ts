@@ -187,4 +187,14 @@ describe('cdk-nag AwsSolutions on the construct', () => {
     ].sort());
     for (const ack of acks) expect(String(ack.reason).length).toBeGreaterThan(60);
   });
+
+  it('words each reason for its own role and prefix, so two rotations in one stack never share one', () => {
+    const reasons = (rotation: RoleSecretRotation) => acknowledgments(rotation).map((ack) => String(ack.reason));
+    const other = new RoleSecretRotation(built.stack, 'OtherRotation', {
+      secret: new rds.DatabaseSecret(built.stack, 'OtherSecret', { username: 'inbox_cleanup' }),
+      role: 'inbox_cleanup', cluster: built.cluster, ownerSecret: built.cluster.secret!, databaseName: 'inbox',
+    });
+    expect(reasons(other).filter((reason) => reasons(built.rotation).includes(reason))).toEqual([]);
+    expect(reasons(other)).toHaveLength(2);
+  });
 });
