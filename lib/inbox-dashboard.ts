@@ -1,8 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import type { InboxConsumer } from './inbox-consumer.js';
-import { INBOX_OUTCOMES } from './outcome-metrics.js';
+import type { InboxConsumer } from './sqs/inbox-consumer.js';
+import { INBOX_OUTCOMES } from './consumer/outcome-metrics.js';
 
 /** What an `InboxDashboard` shows. */
 export interface InboxDashboardProps {

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { ROLE_SECRETS_ENV as MIGRATE_READS } from '../../functions/migrate/role-secrets.js';
 import { DATA_API_ACTIONS } from '../../lib/data-api-access.js';
 import { INBOX_DATABASE_ROLES, ROLE_SECRETS_ENV } from '../../lib/database-roles.js';
-import { InboxConsumer } from '../../lib/inbox-consumer.js';
-import { InboxStack } from '../../lib/inbox-stack.js';
+import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
+import { InboxStack } from '../../lib/stack/inbox-stack.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
-import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
 import { baseProps, clusterStack } from './consumer-fixture.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };

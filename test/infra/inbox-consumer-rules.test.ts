@@ -3,8 +3,8 @@ import * as rds from 'aws-cdk-lib/aws-rds';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { InboxConsumer } from '../../lib/inbox-consumer.js';
-import type { InboxConsumerProps } from '../../lib/inbox-consumer.js';
+import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
+import type { InboxConsumerProps } from '../../lib/sqs/inbox-consumer.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
 import { baseProps, clusterStack } from './consumer-fixture.js';
 

@@ -7,7 +7,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InboxConsumer } from '../../lib/inbox-consumer.js';
+import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
 import { INBOX_RUNTIME } from '../../lib/inbox-runtime.js';
 import { baseProps, clusterStack, consumerTemplate } from './consumer-fixture.js';
 

@@ -12,8 +12,8 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INBOX_RUNTIME } from '../../lib/inbox-runtime.js';
-import { KAFKA_POLLER_NETWORK_ACTIONS } from '../../lib/kafka-event-source.js';
-import type { InboxKafkaConsumerProps } from '../../lib/inbox-kafka-consumer.js';
+import { KAFKA_POLLER_NETWORK_ACTIONS } from '../../lib/kafka/kafka-event-source.js';
+import type { InboxKafkaConsumerProps } from '../../lib/kafka/inbox-kafka-consumer.js';
 import { MSK_CLUSTER_ARN, kafkaConsumer } from './kafka-consumer-fixture.js';
 import type { KafkaBuild } from './kafka-consumer-fixture.js';
 

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AURORA_POSTGRES_VERSION, InboxStack } from '../../lib/inbox-stack.js';
-import { migrationsHash } from '../../lib/migrations-hash.js';
-import { INBOX_OUTCOMES } from '../../lib/outcome-metrics.js';
-import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { AURORA_POSTGRES_VERSION, InboxStack } from '../../lib/stack/inbox-stack.js';
+import { migrationsHash } from '../../lib/stack/migrations-hash.js';
+import { INBOX_OUTCOMES } from '../../lib/consumer/outcome-metrics.js';
+import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 

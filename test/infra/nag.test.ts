@@ -2,8 +2,8 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { InboxStack } from '../../lib/inbox-stack.js';
-import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { InboxStack } from '../../lib/stack/inbox-stack.js';
+import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
 
 /** The reference stack from `context`; bundling is skipped, cdk-nag reads the template, not the code. */
 function referenceStack(context: Record<string, unknown> = {}): { app: App; stack: InboxStack } {

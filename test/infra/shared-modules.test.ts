@@ -15,6 +15,6 @@ describe('the runtime files lib/ may import (the eslint exceptions)', () => {
   });
 
   it('the reading of imports sees an import when there is one', () => {
-    expect(importsOf('lib/migrations-hash.ts')).toContain('../functions/inbox/migrations/migrations-hash.js');
+    expect(importsOf('lib/stack/migrations-hash.ts')).toContain('../../functions/inbox/migrations/migrations-hash.js');
   });
 });

@@ -1,7 +1,7 @@
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
-import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
 import { CLEANUP_BATCH_SIZE } from '../../functions/inbox/contract.js';
 
 const configOf = (context: Record<string, unknown>) => stackConfigFromContext(new App({ context }).node);

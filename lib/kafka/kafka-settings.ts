@@ -6,8 +6,8 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INBOX_CONSUMER_DEFAULTS, clusterSecret, queueFacts } from './inbox-consumer-settings.js';
-import { TIME_DEFAULTS } from '../functions/inbox/contract.js';
+import { INBOX_CONSUMER_DEFAULTS, clusterSecret, queueFacts } from '../sqs/sqs-settings.js';
+import { TIME_DEFAULTS } from '../../functions/inbox/contract.js';
 import type { InboxKafkaConsumerProps } from './inbox-kafka-consumer-props.js';
 
 /**

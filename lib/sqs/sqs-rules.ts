@@ -1,8 +1,8 @@
 import type { Duration } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { InfraConfigError } from './infra-config-error.js';
-import { SQS_MAX_CONCURRENCY } from './inbox-consumer-settings.js';
-import type { InboxConsumerSettings, QueueFacts } from './inbox-consumer-settings.js';
+import { InfraConfigError } from '../infra-config-error.js';
+import { SQS_MAX_CONCURRENCY } from './sqs-settings.js';
+import type { InboxConsumerSettings, QueueFacts } from './sqs-settings.js';
 
 /** One thing an `InboxConsumer` refuses: `breaks` says whether the settings do it, `message` what to change. */
 export interface InboxConsumerRule {

@@ -9,19 +9,19 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { INBOX_ENV } from '../functions/inbox/contract.js';
-import { AlarmTopic } from './alarm-topic.js';
-import { cleanupAlarms } from './cleanup-alarms.js';
-import { grantDataApiCalls } from './data-api-access.js';
-import { INBOX_DATABASE_ROLES, ROLE_SECRETS_ENV } from './database-roles.js';
-import { InboxConsumer } from './inbox-consumer.js';
-import { InboxDashboard } from './inbox-dashboard.js';
-import { inboxFunction } from './inbox-function.js';
+import { INBOX_ENV } from '../../functions/inbox/contract.js';
+import { AlarmTopic } from '../alarm-topic.js';
+import { cleanupAlarms } from '../cleanup/cleanup-alarms.js';
+import { grantDataApiCalls } from '../data-api-access.js';
+import { INBOX_DATABASE_ROLES, ROLE_SECRETS_ENV } from '../database-roles.js';
+import { InboxConsumer } from '../sqs/inbox-consumer.js';
+import { InboxDashboard } from '../inbox-dashboard.js';
+import { inboxFunction } from '../inbox-function.js';
 import { migrationsHash } from './migrations-hash.js';
 import { suppressInboxStackFindings } from './nag-suppressions.js';
 import type { InboxStackConfig } from './stack-config.js';
 
-const fromRoot = (relative: string): string => fileURLToPath(new URL(`../${relative}`, import.meta.url));
+const fromRoot = (relative: string): string => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
 /**
  * Aurora PostgreSQL with both the Data API (17.4+) and auto-pause at 0 ACU. Pinned, not computed:

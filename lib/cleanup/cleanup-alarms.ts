@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { CLEANUP_METRICS } from '../functions/inbox/contract.js';
+import { CLEANUP_METRICS } from '../../functions/inbox/contract.js';
 
 /** What the cleanup alarms watch. */
 export interface CleanupAlarmsProps {

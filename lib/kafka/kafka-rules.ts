@@ -1,8 +1,8 @@
 import { Token } from 'aws-cdk-lib';
 import type { Duration } from 'aws-cdk-lib';
-import { InfraConfigError } from './infra-config-error.js';
-import { INBOX_KAFKA_CONSUMER_DEFAULTS, KAFKA_LIMITS } from './inbox-kafka-consumer-settings.js';
-import type { InboxKafkaConsumerSettings } from './inbox-kafka-consumer-settings.js';
+import { InfraConfigError } from '../infra-config-error.js';
+import { INBOX_KAFKA_CONSUMER_DEFAULTS, KAFKA_LIMITS } from './kafka-settings.js';
+import type { InboxKafkaConsumerSettings } from './kafka-settings.js';
 import type { SelfManagedKafkaSource } from './inbox-kafka-consumer-props.js';
 
 /** One thing an `InboxKafkaConsumer` refuses: `breaks` says whether the settings do it, `message` what to change. */

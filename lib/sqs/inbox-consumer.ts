@@ -5,17 +5,17 @@ import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INBOX_ENV } from '../functions/inbox/contract.js';
-import { grantDatabaseSignIn } from './data-api-access.js';
-import { InboxConsumerBase } from './inbox-consumer-base.js';
-import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from './outcome-alarms.js';
-import type { OutcomeAlarms } from './outcome-alarms.js';
-import { inboxFunction } from './inbox-function.js';
+import { INBOX_ENV } from '../../functions/inbox/contract.js';
+import { grantDatabaseSignIn } from '../data-api-access.js';
+import { InboxConsumerBase } from '../consumer/inbox-consumer-base.js';
+import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from '../consumer/outcome-alarms.js';
+import type { OutcomeAlarms } from '../consumer/outcome-alarms.js';
+import { inboxFunction } from '../inbox-function.js';
 import type { InboxConsumerProps } from './inbox-consumer-props.js';
-import { validateInboxConsumer } from './inbox-consumer-rules.js';
-import { INBOX_CONSUMER_DEFAULTS, resolveSettings } from './inbox-consumer-settings.js';
-import type { InboxConsumerSettings } from './inbox-consumer-settings.js';
-import type { OutcomeMetricSource } from './outcome-metrics.js';
+import { validateInboxConsumer } from './sqs-rules.js';
+import { INBOX_CONSUMER_DEFAULTS, resolveSettings } from './sqs-settings.js';
+import type { InboxConsumerSettings } from './sqs-settings.js';
+import type { OutcomeMetricSource } from '../consumer/outcome-metrics.js';
 
 export type { InboxConsumerProps } from './inbox-consumer-props.js';
 

@@ -1,8 +1,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
-import { CLEANUP_BATCH_SIZE } from '../functions/inbox/contract.js';
-import { InfraConfigError } from './infra-config-error.js';
-import { scheduleExpressionProblem } from './schedule-expression.js';
+import { CLEANUP_BATCH_SIZE } from '../../functions/inbox/contract.js';
+import { InfraConfigError } from '../infra-config-error.js';
+import { scheduleExpressionProblem } from '../cleanup/schedule-expression.js';
 
 /** The reference stack's settings, read from CDK context (`cdk.json` or `-c key=value`). */
 export interface InboxStackConfig {

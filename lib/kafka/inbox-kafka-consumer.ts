@@ -6,18 +6,18 @@ import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INBOX_ENV } from '../functions/inbox/contract.js';
-import { grantDatabaseSignIn } from './data-api-access.js';
-import { InboxConsumerBase } from './inbox-consumer-base.js';
-import { inboxFunction } from './inbox-function.js';
+import { INBOX_ENV } from '../../functions/inbox/contract.js';
+import { grantDatabaseSignIn } from '../data-api-access.js';
+import { InboxConsumerBase } from '../consumer/inbox-consumer-base.js';
+import { inboxFunction } from '../inbox-function.js';
 import type { InboxKafkaConsumerProps } from './inbox-kafka-consumer-props.js';
-import { validateInboxKafkaConsumer } from './inbox-kafka-consumer-rules.js';
-import { INBOX_KAFKA_CONSUMER_DEFAULTS, resolveKafkaSettings } from './inbox-kafka-consumer-settings.js';
-import type { InboxKafkaConsumerSettings } from './inbox-kafka-consumer-settings.js';
+import { validateInboxKafkaConsumer } from './kafka-rules.js';
+import { INBOX_KAFKA_CONSUMER_DEFAULTS, resolveKafkaSettings } from './kafka-settings.js';
+import type { InboxKafkaConsumerSettings } from './kafka-settings.js';
 import { grantKafkaAccess, kafkaSourceMapping } from './kafka-event-source.js';
-import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from './outcome-alarms.js';
-import type { OutcomeAlarms } from './outcome-alarms.js';
-import type { OutcomeMetricSource } from './outcome-metrics.js';
+import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from '../consumer/outcome-alarms.js';
+import type { OutcomeAlarms } from '../consumer/outcome-alarms.js';
+import type { OutcomeMetricSource } from '../consumer/outcome-metrics.js';
 
 export type { InboxKafkaConsumerProps, InboxKafkaSource, MskSource, SelfManagedKafkaSource } from './inbox-kafka-consumer-props.js';
 

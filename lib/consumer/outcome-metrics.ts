@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { INBOX_METRICS, OutcomeKind } from '../functions/inbox/contract.js';
+import { INBOX_METRICS, OutcomeKind } from '../../functions/inbox/contract.js';
 
 /**
  * The outcomes the runtime counts, one EMF metric (unit Count) each.
