@@ -1,50 +1,66 @@
-import { Annotations, Duration } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INBOX_ENV } from '../../functions/inbox/contract.js';
-import { grantDatabaseSignIn } from '../data-api-access.js';
+import { INBOX_ENV, INBOX_METRICS } from '../../functions/inbox/contract.js';
+import { failureQueue } from '../consumer/failure-queue.js';
+import type { FailureQueueAlarms } from '../consumer/failure-queue.js';
 import { InboxConsumerBase } from '../consumer/inbox-consumer-base.js';
-import { ALARM_AT_LEAST_ONCE, alarmActionsOf, outcomeAlarms } from '../consumer/outcome-alarms.js';
+import type { BacklogGraph, ConsumerSource } from '../consumer/inbox-consumer-base.js';
+import { ALARM_AT_LEAST_ONCE } from '../consumer/outcome-alarms.js';
 import type { OutcomeAlarms } from '../consumer/outcome-alarms.js';
-import { inboxFunction } from '../inbox-function.js';
+import { inboxMetric } from '../consumer/outcome-metrics.js';
+import { INBOX_WARNINGS, warn } from '../consumer/warnings.js';
 import type { InboxConsumerProps } from './inbox-consumer-props.js';
-import { validateInboxConsumer } from './sqs-rules.js';
-import { INBOX_CONSUMER_DEFAULTS, resolveSettings } from './sqs-settings.js';
-import type { InboxConsumerSettings } from './sqs-settings.js';
-import type { OutcomeMetricSource } from '../consumer/outcome-metrics.js';
-
-export type { InboxConsumerProps } from './inbox-consumer-props.js';
+import { SQS_RULES } from './sqs-rules.js';
+import { resolveSqsSettings } from './sqs-settings.js';
+import type { SqsSettings } from './sqs-settings.js';
 
 /** The alarms an `InboxConsumer` makes: the outcome alarms every consumer has, and the queue's. */
 export interface InboxConsumerAlarms extends OutcomeAlarms {
   /** A message reached the DLQ. Absent when the construct knows of no DLQ. */
   readonly deadLetterQueueNotEmpty: cloudwatch.Alarm | undefined;
+  /**
+   * The DLQ's oldest message has been there `deadLetterAgeThreshold` of the time it is sure to be
+   * kept, before SQS drops it. Absent when the construct knows of no DLQ or cannot read its retention.
+   */
+  readonly deadLetterQueueAge: cloudwatch.Alarm | undefined;
   /** The oldest message waited longer than `oldestMessageAgeThreshold`: the consumer is behind or stuck. */
   readonly oldestMessageAge: cloudwatch.Alarm;
+  /** A message was keyed by a fallback a redrive replaces (no `idempotency-key` attribute): a redrive would apply it again. */
+  readonly keyFallback: cloudwatch.Alarm;
 }
 
-/** Ids of the warnings the construct gives at synth time. */
-const WARNINGS = {
-  importedQueue: 'sqs-inbox:importedQueueRedrivePolicy',
-  unknownCapacity: 'sqs-inbox:clusterCapacityUnknown',
-} as const;
+const SQS_SOURCE: ConsumerSource<SqsSettings> = {
+  kind: 'InboxConsumer',
+  resolve: resolveSqsSettings,
+  rules: SQS_RULES,
+  description: (s) => `Inbox consumer ${s.serviceName}: ${s.fifo ? 'FIFO' : 'standard'} queue, claims and effects in one Data API transaction`,
+  environment: (s): Record<string, string> => (s.requireIdempotencyKey ? { [INBOX_ENV.requireKeyAttribute]: 'true' } : {}),
+  maxInvocations: (s) => s.maxConcurrency,
+  capSetting: 'maxConcurrency',
+  alarmWords: () => ({
+    unit: 'messages',
+    wholeBatchRetry: 'the batch returns to the queue',
+    failedRetry: 'they return to the queue and reach the DLQ if this lasts',
+    throttled: 'messages wait and count receives towards the DLQ',
+  }),
+};
 
 /**
  * An SQS queue (FIFO or standard) with its DLQ, consumed by a Lambda function that runs the inbox
  * kit against an Aurora cluster through the RDS Data API, with everything the kit's guarantees
  * depend on set: partial batch responses, a visibility timeout of 6 x the function timeout, a DLQ
- * of the same kind after 5 receives, an inbox retention no shorter than any message's life, a
- * concurrency cap sized to the cluster, and alarms on the DLQ, the backlog, function errors and
- * throttles, collisions, rejected messages and the duplicate and failed rates, sent to an alarm
- * topic when one is given. The function signs in to the database with the `secret` it is given, for
- * a role of its own with only its tables' privileges, and may read that secret alone. Unsafe
- * combinations are refused at synth time with `InfraConfigError`; what cannot be checked (an
- * imported queue's redrive policy, an unknown cluster capacity) and a function left to sign in as
- * the cluster's owner are warned about.
+ * of the same kind after 5 receives, an inbox retention no shorter than any message's life (a
+ * redrive's second one included), a concurrency cap sized to the cluster, and alarms on the DLQ
+ * (a message in it, and one about to expire), the backlog, function errors and throttles,
+ * collisions, rejected messages, messages a redrive would apply again and the duplicate and failed
+ * rates, sent to an alarm topic when one is given. The function signs in to the database with the
+ * `secret` it is given, for a role of its own with only its tables' privileges, and may read that
+ * secret alone. Unsafe combinations are refused at synth time with `InfraConfigError`; what cannot
+ * be checked (an imported queue's redrive policy and retention, an unknown cluster capacity) and a
+ * function left to sign in as the cluster's owner are warned about (`INBOX_WARNINGS`).
  *
  * @example
  * ```ts
@@ -54,63 +70,31 @@ const WARNINGS = {
  *   databaseName: 'inbox',
  *   entry: 'functions/order-worker/index.ts',
  *   queueProps: { fifo: true },
- *   inboxRetention: Duration.days(21),
+ *   requireIdempotencyKey: true,               // the producer always sends the idempotency-key attribute
  *   clusterMaxCapacity: 4,                     // the cluster's serverlessV2MaxCapacity: maxConcurrency 8
  *   alarmTopic: new AlarmTopic(this, 'Alarms', { email: 'ops@example.com' }).topic,
  * });
  * new CfnOutput(this, 'QueueUrl', { value: orders.queue.queueUrl });
  * ```
  */
-export class InboxConsumer extends InboxConsumerBase {
+export class InboxConsumer extends InboxConsumerBase<SqsSettings> {
   /** The queue the function consumes. */
   public readonly queue: sqs.IQueue;
   /** The dead-letter queue, when the construct made one or was given one. */
   public readonly deadLetterQueue: sqs.IQueue | undefined;
-  /** The consumer function. */
-  public readonly lambdaFunction: nodejs.NodejsFunction;
   /** The SQS event source mapping, with partial batch responses on. */
   public readonly eventSourceMapping: lambda.EventSourceMapping;
-  /** The secret the Data API signs in with: the function's own, or the cluster's (its owner's) when none was given. */
-  public readonly secret: secretsmanager.ISecret;
   /** Whether the queue is FIFO. */
   public readonly fifo: boolean;
-  /** Where the runtime's outcome metrics are: the Powertools namespace and service name. */
-  public readonly metricSource: OutcomeMetricSource;
-  /** How long the inbox must keep its rows (what the cleanup's retention must be at least). */
-  public readonly inboxRetention: Duration;
   /** The alarms. */
   public readonly alarms: InboxConsumerAlarms;
 
   public constructor(scope: Construct, id: string, props: InboxConsumerProps) {
-    super(scope, id);
-    const settings = resolveSettings(props, id);
-    validateInboxConsumer(settings);
-
+    super(scope, id, props, SQS_SOURCE);
+    const { settings } = this;
     this.fifo = settings.fifo;
-    this.secret = settings.secret!;
-    this.inboxRetention = settings.inboxRetention;
-    this.metricSource = { namespace: settings.metricsNamespace, serviceName: settings.serviceName };
-    this.deadLetterQueue = props.deadLetterQueue ?? (props.queue ? undefined : this.makeDeadLetterQueue(settings));
-    this.queue = props.queue ?? this.makeQueue(settings, this.deadLetterQueue!);
-
-    this.lambdaFunction = inboxFunction(this, 'Function', {
-      entry: props.entry,
-      handler: settings.handler,
-      timeout: settings.timeout,
-      memorySize: settings.memorySize,
-      logRetention: settings.logRetention,
-      description: `Inbox consumer ${settings.serviceName}: ${settings.fifo ? 'FIFO' : 'standard'} queue, claims and effects in one Data API transaction`,
-      environment: {
-        ...props.environment,
-        [INBOX_ENV.clusterArn]: props.cluster.clusterArn,
-        [INBOX_ENV.secretArn]: this.secret.secretArn,
-        [INBOX_ENV.databaseName]: props.databaseName,
-        ...(settings.requireIdempotencyKey ? { [INBOX_ENV.requireKeyAttribute]: 'true' } : {}),
-        POWERTOOLS_SERVICE_NAME: settings.serviceName,
-        POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
-      },
-    });
-    grantDatabaseSignIn(this, props.cluster, this.lambdaFunction, props.secret);
+    this.deadLetterQueue = props.deadLetterQueue ?? (props.queue ? undefined : failureQueue(this, 'DeadLetterQueue', { fifo: settings.fifo }));
+    this.queue = props.queue ?? this.makeQueue(this.deadLetterQueue!);
 
     this.queue.grantConsumeMessages(this.lambdaFunction);
     this.eventSourceMapping = new lambda.EventSourceMapping(this, 'EventSource', {
@@ -122,32 +106,31 @@ export class InboxConsumer extends InboxConsumerBase {
       reportBatchItemFailures: true,
     });
 
-    this.alarms = this.makeAlarms(settings, alarmActionsOf(props));
-    this.warn(settings);
+    this.alarms = { ...this.outcomeAlarms, ...this.withAlarmActions(this.makeQueueAlarms()) };
+    this.warnOfImportedQueues();
   }
 
-
-  private warn(settings: InboxConsumerSettings): void {
-    if (settings.props.queue !== undefined && settings.queue.hasRedrivePolicy === undefined) {
-      Annotations.of(this).addWarningV2(WARNINGS.importedQueue, 'The imported queue\'s redrive policy cannot be read at synth time: make sure it moves '
-        + 'failing messages to a dead-letter queue, and pass that queue as deadLetterQueue for its alarm.');
-    }
-    if (settings.maxConcurrency === undefined) {
-      Annotations.of(this).addWarningV2(WARNINGS.unknownCapacity, 'No clusterMaxCapacity (or maxConcurrency) was given, so the event source has no concurrency '
-        + 'cap and a burst of messages can use up the cluster\'s connections: pass the cluster\'s serverlessV2MaxCapacity as clusterMaxCapacity.');
-    }
+  /**
+   * The queue's and the DLQ's depth, and the age of their oldest messages.
+   *
+   * @example
+   * ```ts
+   * orders.backlogGraphs(Duration.minutes(1)).map((graph) => graph.title) // ['messages waiting', 'age of oldest message (s)']
+   * ```
+   */
+  public backlogGraphs(period: Duration): BacklogGraph[] {
+    const queues = [{ queue: this.queue, label: 'queue' }, ...(this.deadLetterQueue ? [{ queue: this.deadLetterQueue, label: 'dead-letter queue' }] : [])];
+    return [
+      { title: 'messages waiting', metrics: queues.map(({ queue, label }) => queue.metricApproximateNumberOfMessagesVisible({ period, label })) },
+      {
+        title: 'age of oldest message (s)',
+        metrics: queues.map(({ queue, label }) => queue.metricApproximateAgeOfOldestMessage({ period, label, statistic: cloudwatch.Stats.MAXIMUM })),
+      },
+    ];
   }
 
-  private makeDeadLetterQueue(settings: InboxConsumerSettings): sqs.Queue {
-    return new sqs.Queue(this, 'DeadLetterQueue', {
-      fifo: settings.fifo ? true : undefined,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: INBOX_CONSUMER_DEFAULTS.deadLetterRetention,
-    });
-  }
-
-  private makeQueue(settings: InboxConsumerSettings, deadLetterQueue: sqs.IQueue): sqs.Queue {
+  private makeQueue(deadLetterQueue: sqs.IQueue): sqs.Queue {
+    const { settings } = this;
     return new sqs.Queue(this, 'Queue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -158,36 +141,55 @@ export class InboxConsumer extends InboxConsumerBase {
     });
   }
 
-  private makeAlarms(settings: InboxConsumerSettings, actions: cloudwatch.IAlarmAction[]): InboxConsumerAlarms {
+  private deadLetterAlarms(): Partial<FailureQueueAlarms> {
+    if (this.deadLetterQueue === undefined) return {};
+    return this.failureQueueAlarms(this.deadLetterQueue, {
+      idPrefix: 'DeadLetterQueue',
+      called: 'the dead-letter queue',
+      notEmptyDescription: `messages reached the dead-letter queue after ${this.settings.maxReceiveCount} receives. Inspect them, fix the cause, then redrive.`,
+      life: this.settings.deadLetterLife,
+    });
+  }
+
+  private makeQueueAlarms(): Omit<InboxConsumerAlarms, keyof OutcomeAlarms> {
+    const { settings } = this;
     const name = settings.serviceName;
-    const alarms: InboxConsumerAlarms = {
-      deadLetterQueueNotEmpty: this.deadLetterQueue
-        ? new cloudwatch.Alarm(this, 'DeadLetterQueueNotEmpty', {
-            ...ALARM_AT_LEAST_ONCE,
-            metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
-            alarmDescription: `${name}: messages reached the dead-letter queue after ${settings.maxReceiveCount} receives. Inspect them, fix the cause, then redrive.`,
-          })
-        : undefined,
+    const deadLetter = this.deadLetterAlarms();
+    return {
+      deadLetterQueueNotEmpty: deadLetter.notEmpty,
+      deadLetterQueueAge: deadLetter.age,
       oldestMessageAge: new cloudwatch.Alarm(this, 'OldestMessageAge', {
         ...ALARM_AT_LEAST_ONCE,
         threshold: settings.oldestMessageAgeThreshold.toSeconds(),
         metric: this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
         alarmDescription: `${name}: the oldest message has waited ${settings.oldestMessageAgeThreshold.toSeconds()} s or more; the consumer is behind or failing.`,
       }),
-      ...outcomeAlarms(this, {
-        lambdaFunction: this.lambdaFunction,
-        metricSource: this.metricSource,
-        duplicateRateThreshold: settings.duplicateRateThreshold,
-        failedRateThreshold: settings.failedRateThreshold,
-        unit: 'messages',
-        wholeBatchRetry: 'the batch returns to the queue',
-        failedRetry: 'they return to the queue and reach the DLQ if this lasts',
-        throttled: 'messages wait and count receives towards the DLQ',
+      keyFallback: new cloudwatch.Alarm(this, 'KeyFallback', {
+        ...ALARM_AT_LEAST_ONCE,
+        metric: inboxMetric(this.metricSource, INBOX_METRICS.keyFallback),
+        alarmDescription: `${name}: messages without an idempotency-key attribute were keyed by their MessageDeduplicationId or messageId, which a `
+          + 'DLQ redrive replaces, so a redriven copy would be applied again. Send the attribute (sendMessages does), give the handler a key '
+          + 'function, or set requireIdempotencyKey to reject such messages.',
       }),
     };
-    for (const alarm of Object.values(alarms)) {
-      if (alarm) alarm.addAlarmAction(...actions);
+  }
+
+  private warnOfImportedQueues(): void {
+    const { settings } = this;
+    if (settings.props.queue !== undefined && settings.queue.hasRedrivePolicy === undefined) {
+      warn(this, INBOX_WARNINGS.importedQueueRedrivePolicy, 'The imported queue\'s redrive policy cannot be read at synth time: make sure it moves '
+        + 'failing messages to a dead-letter queue, and pass that queue as deadLetterQueue for its alarms.');
     }
-    return alarms;
+    const queueUnread = settings.queue.retention === undefined;
+    const deadLetterUnread = settings.deadLetterQueue !== undefined && settings.deadLetterQueue.retention === undefined;
+    if (queueUnread || deadLetterUnread) {
+      const which = [...(queueUnread ? ['queue'] : []), ...(deadLetterUnread ? ['dead-letter queue'] : [])].join(' and the ');
+      const alarm = deadLetterUnread
+        ? 'no alarm watches a dead-lettered message expire'
+        : 'the DLQ age alarm takes a message to reach a standard DLQ with all its retention left';
+      warn(this, INBOX_WARNINGS.queueRetentionUnknown, `The imported ${which}'s retention cannot be read at synth time, so the inbox retention `
+        + `rule counts it as 0 s and ${alarm}: make sure inboxRetention is at least the queue's retention plus the DLQ's plus the queue's `
+        + 'again, and that a dead-lettered message is seen before its DLQ drops it.');
+    }
   }
 }

@@ -1,58 +1,27 @@
-import { Duration, Token } from 'aws-cdk-lib';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as rds from 'aws-cdk-lib/aws-rds';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Duration } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { CONSUMER_DEFAULTS, invocationsFor, resolveCommonSettings } from '../consumer/consumer-settings.js';
+import type { InboxConsumerSettings } from '../consumer/consumer-settings.js';
+import { queueFacts, SQS_QUEUE_DEFAULTS } from '../consumer/queue-facts.js';
+import type { QueueFacts } from '../consumer/queue-facts.js';
 import type { InboxConsumerProps } from './inbox-consumer-props.js';
 
 /**
- * Every default of `InboxConsumer`, in one place.
+ * Every default of `InboxConsumer` of its own; the shared ones are `CONSUMER_DEFAULTS`.
  *
  * @example
  * ```ts
- * expect(template.findResources('AWS::SQS::Queue')).toHaveLength(2); // maxReceiveCount: INBOX_CONSUMER_DEFAULTS.maxReceiveCount
+ * template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { maxReceiveCount: SQS_DEFAULTS.maxReceiveCount } });
  * ```
  */
-export const INBOX_CONSUMER_DEFAULTS = {
-  handler: 'handler',
-  timeout: Duration.seconds(30),
-  memorySize: 256,
+export const SQS_DEFAULTS = {
   maxReceiveCount: 5,
   batchSize: 10,
-  /**
-   * 21 days: the longest a message of the default queues can stay redeliverable is the queue's 4
-   * days plus the DLQ's 14 (18 days); the 3 days on top leave room for a redrive late in the DLQ's
-   * life and for a daily cleanup that runs late or fails a day.
-   */
-  inboxRetention: Duration.days(21),
-  metricsNamespace: 'SqsInbox',
   oldestMessageAgeThreshold: Duration.minutes(15),
-  duplicateRateThreshold: 0.1,
-  /** Failures are transient (the runtime retries in place first): more than 1 in 20 is not noise. */
-  failedRateThreshold: 0.05,
-  /** Concurrent invocations per ACU of the cluster's maximum capacity (see `clusterMaxCapacity`). */
-  invocationsPerAcu: 2,
-  logRetention: logs.RetentionDays.ONE_MONTH,
   requireIdempotencyKey: false,
-  /** SQS's own default message retention, which a queue made without `retentionPeriod` gets. */
-  queueRetention: Duration.days(4),
-  /** The longest SQS allows, so a dead-lettered message waits as long as it can for a redrive. */
-  deadLetterRetention: Duration.days(14),
   /** AWS's advice for SQS event sources: visibility timeout at least 6 x the function timeout. */
   visibilityTimeoutFactor: 6,
 } as const;
-
-/** SQS's default visibility timeout, which a queue made in this app without one has. */
-const SQS_DEFAULT_VISIBILITY_TIMEOUT = Duration.seconds(30);
-
-/** What the construct knows of a queue at synth time; `undefined` where it cannot tell. */
-export interface QueueFacts {
-  readonly fifo: boolean;
-  readonly visibilityTimeout: Duration | undefined;
-  readonly retention: Duration | undefined;
-  /** Whether failing messages move to a DLQ after some receives. */
-  readonly hasRedrivePolicy: boolean | undefined;
-}
 
 /** SQS's bounds on an event source's maximum concurrency. */
 export const SQS_MAX_CONCURRENCY = { min: 2, max: 1000 } as const;
@@ -61,97 +30,63 @@ export const SQS_MAX_CONCURRENCY = { min: 2, max: 1000 } as const;
  * The props with every default applied and what can be known about the queues, which the rules
  * judge before anything is built.
  */
-export interface InboxConsumerSettings {
+export interface SqsSettings extends InboxConsumerSettings {
   readonly props: InboxConsumerProps;
   readonly fifo: boolean;
-  readonly handler: string;
-  readonly timeout: Duration;
-  readonly memorySize: number;
   readonly batchSize: number;
   readonly maxReceiveCount: number;
-  readonly inboxRetention: Duration;
-  readonly serviceName: string;
-  readonly metricsNamespace: string;
   readonly oldestMessageAgeThreshold: Duration;
-  readonly duplicateRateThreshold: number;
-  readonly failedRateThreshold: number;
   /** `maxConcurrency` as given, else derived from `clusterMaxCapacity`; `undefined` for no cap. */
   readonly maxConcurrency: number | undefined;
-  readonly logRetention: logs.RetentionDays;
   readonly requireIdempotencyKey: boolean;
-  readonly secret: secretsmanager.ISecret | undefined;
   /** 6 x the function timeout plus the batching window. */
   readonly requiredVisibilityTimeout: Duration;
   readonly queue: QueueFacts;
   /** `undefined` when there is no DLQ the construct knows of (an existing queue without `deadLetterQueue`). */
   readonly deadLetterQueue: QueueFacts | undefined;
   /**
-   * The longest a message can stay redeliverable: the queue's retention plus the DLQ's, of those
-   * that can be read; `undefined` when neither can.
+   * The longest a message can stay redeliverable after its first delivery: the queue's retention,
+   * the DLQ's, and the queue's again for the copy a redrive puts back, of those that can be read.
    */
-  readonly longestMessageLife: Duration | undefined;
-}
-
-/**
- * What can be read of a queue made elsewhere: a queue of this app exposes its CloudFormation
- * settings, an imported one only whether it is FIFO.
- *
- * @example
- * ```ts
- * queueFacts(new sqs.Queue(stack, 'Q', { visibilityTimeout: Duration.minutes(3) })).visibilityTimeout?.toSeconds() // 180
- * ```
- */
-export function queueFacts(queue: sqs.IQueue): QueueFacts {
-  const cfn = queue.node.defaultChild;
-  if (!(cfn instanceof sqs.CfnQueue)) return { fifo: queue.fifo, visibilityTimeout: undefined, retention: undefined, hasRedrivePolicy: undefined };
-  return {
-    fifo: queue.fifo,
-    visibilityTimeout: readSeconds(cfn.visibilityTimeout, SQS_DEFAULT_VISIBILITY_TIMEOUT),
-    retention: readSeconds(cfn.messageRetentionPeriod, INBOX_CONSUMER_DEFAULTS.queueRetention),
-    hasRedrivePolicy: cfn.redrivePolicy !== undefined,
-  };
-}
-
-/**
- * The secret a cluster made in this app carries (`DatabaseCluster.secret`, `ServerlessCluster.secret`);
- * `IDatabaseCluster` itself does not declare one, and an imported cluster has none.
- *
- * @example
- * ```ts
- * const secret = props.secret ?? clusterSecret(props.cluster); // undefined for an imported cluster
- * ```
- */
-export function clusterSecret(cluster: rds.IDatabaseCluster): secretsmanager.ISecret | undefined {
-  const secret: unknown = Reflect.get(cluster, 'secret');
-  const looksLikeSecret = typeof secret === 'object' && secret !== null && 'secretArn' in secret && 'grantRead' in secret;
-  return looksLikeSecret ? (secret as secretsmanager.ISecret) : undefined;
+  readonly longestMessageLife: Duration;
+  /**
+   * How long a message is sure to stay in the DLQ once there: a FIFO DLQ restarts its retention,
+   * a standard one keeps the first enqueue time, so the queue's retention may be spent already.
+   * `undefined` when the DLQ's retention cannot be read; not more than 0 when a standard DLQ keeps
+   * messages no longer than the queue (a rule refuses that).
+   */
+  readonly deadLetterLife: Duration | undefined;
 }
 
 /** 2 invocations per ACU, within SQS's bounds; no cap when the capacity is unknown. */
 function concurrencyFor(clusterMaxCapacity: number | undefined): number | undefined {
-  if (clusterMaxCapacity === undefined || !Number.isFinite(clusterMaxCapacity)) return undefined;
-  const perAcu = Math.floor(clusterMaxCapacity * INBOX_CONSUMER_DEFAULTS.invocationsPerAcu);
-  return Math.min(SQS_MAX_CONCURRENCY.max, Math.max(SQS_MAX_CONCURRENCY.min, perAcu));
+  const invocations = invocationsFor(clusterMaxCapacity);
+  if (invocations === undefined) return undefined;
+  return Math.min(SQS_MAX_CONCURRENCY.max, Math.max(SQS_MAX_CONCURRENCY.min, invocations));
 }
 
-function readSeconds(value: number | undefined, fallback: Duration): Duration | undefined {
-  if (value === undefined) return fallback;
-  return Token.isUnresolved(value) ? undefined : Duration.seconds(value);
+const sum = (...durations: (Duration | undefined)[]): Duration =>
+  Duration.seconds(durations.reduce((total, d) => total + (d?.toSeconds() ?? 0), 0));
+
+function deadLetterLifeOf(queue: QueueFacts, deadLetterQueue: QueueFacts | undefined): Duration | undefined {
+  if (deadLetterQueue?.retention === undefined) return undefined;
+  if (queue.fifo) return deadLetterQueue.retention;
+  return Duration.seconds(deadLetterQueue.retention.toSeconds() - (queue.retention?.toSeconds() ?? 0));
 }
 
 /**
- * Applies the defaults to the props and gathers the queue facts the rules need.
+ * Applies the defaults to the props of the consumer `consumer` is about to become, and gathers the
+ * queue facts the rules need.
  *
  * @example
  * ```ts
- * resolveSettings({ cluster, databaseName: 'inbox', entry }, 'Orders').requiredVisibilityTimeout.toSeconds() // 180
+ * resolveSqsSettings({ cluster, databaseName: 'inbox', entry }, this).requiredVisibilityTimeout.toSeconds() // 180
  * ```
  */
-export function resolveSettings(props: InboxConsumerProps, id: string): InboxConsumerSettings {
-  const defaults = INBOX_CONSUMER_DEFAULTS;
-  const timeout = props.timeout ?? defaults.timeout;
+export function resolveSqsSettings(props: InboxConsumerProps, consumer: Construct): SqsSettings {
+  const common = resolveCommonSettings(props, consumer);
   const window = props.maxBatchingWindow ?? Duration.seconds(0);
-  const requiredVisibilityTimeout = Duration.seconds(timeout.toSeconds() * defaults.visibilityTimeoutFactor + window.toSeconds());
+  const requiredVisibilityTimeout = Duration.seconds(common.timeout.toSeconds() * SQS_DEFAULTS.visibilityTimeoutFactor + window.toSeconds());
   const fifo = props.queue
     ? props.queue.fifo
     : props.queueProps?.fifo ?? props.queueProps?.queueName?.endsWith('.fifo') ?? false;
@@ -160,37 +95,27 @@ export function resolveSettings(props: InboxConsumerProps, id: string): InboxCon
     : {
         fifo,
         visibilityTimeout: props.queueProps?.visibilityTimeout ?? requiredVisibilityTimeout,
-        retention: props.queueProps?.retentionPeriod ?? defaults.queueRetention,
+        retention: props.queueProps?.retentionPeriod ?? SQS_QUEUE_DEFAULTS.retention,
         hasRedrivePolicy: true,
       };
   const deadLetterQueue: QueueFacts | undefined = props.deadLetterQueue
     ? queueFacts(props.deadLetterQueue)
     : props.queue
       ? undefined
-      : { fifo, visibilityTimeout: undefined, retention: defaults.deadLetterRetention, hasRedrivePolicy: false };
-  const retentions = [queue.retention, deadLetterQueue?.retention].filter((d): d is Duration => d !== undefined);
-  const longestMessageLife = retentions.length === 0 ? undefined : Duration.seconds(retentions.reduce((sum, d) => sum + d.toSeconds(), 0));
+      : { fifo, visibilityTimeout: undefined, retention: CONSUMER_DEFAULTS.deadLetterRetention, hasRedrivePolicy: false };
   return {
+    ...common,
     props,
     fifo,
-    handler: props.handler ?? defaults.handler,
-    timeout,
-    memorySize: props.memorySize ?? defaults.memorySize,
-    batchSize: props.batchSize ?? defaults.batchSize,
-    maxReceiveCount: props.maxReceiveCount ?? defaults.maxReceiveCount,
-    inboxRetention: props.inboxRetention ?? defaults.inboxRetention,
-    serviceName: props.serviceName ?? id,
-    metricsNamespace: props.metricsNamespace ?? defaults.metricsNamespace,
-    oldestMessageAgeThreshold: props.oldestMessageAgeThreshold ?? defaults.oldestMessageAgeThreshold,
-    duplicateRateThreshold: props.duplicateRateThreshold ?? defaults.duplicateRateThreshold,
-    failedRateThreshold: props.failedRateThreshold ?? defaults.failedRateThreshold,
+    batchSize: props.batchSize ?? SQS_DEFAULTS.batchSize,
+    maxReceiveCount: props.maxReceiveCount ?? SQS_DEFAULTS.maxReceiveCount,
+    oldestMessageAgeThreshold: props.oldestMessageAgeThreshold ?? SQS_DEFAULTS.oldestMessageAgeThreshold,
     maxConcurrency: props.maxConcurrency ?? concurrencyFor(props.clusterMaxCapacity),
-    logRetention: props.logRetention ?? defaults.logRetention,
-    requireIdempotencyKey: props.requireIdempotencyKey ?? defaults.requireIdempotencyKey,
-    secret: props.secret ?? clusterSecret(props.cluster),
+    requireIdempotencyKey: props.requireIdempotencyKey ?? SQS_DEFAULTS.requireIdempotencyKey,
     requiredVisibilityTimeout,
     queue,
     deadLetterQueue,
-    longestMessageLife,
+    longestMessageLife: sum(queue.retention, deadLetterQueue?.retention, queue.retention),
+    deadLetterLife: deadLetterLifeOf(queue, deadLetterQueue),
   };
 }
