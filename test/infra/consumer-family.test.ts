@@ -1,6 +1,6 @@
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, Duration } from 'aws-cdk-lib';
 import type { Stack } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations as Synthesized, Match, Template } from 'aws-cdk-lib/assertions';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ const SOURCES: Record<string, Make> = {
 };
 
 /** The warning ids a construct carries, as `Annotations` reports them. */
-const warningIds = (stack: Stack, path: string): string[] => Annotations.fromStack(stack).findWarning(path, Match.anyValue())
+const warningIds = (stack: Stack, path: string): string[] => Synthesized.fromStack(stack).findWarning(path, Match.anyValue())
   .map((warning) => /\[ack: ([^\]]+)\]/.exec(String(warning.entry.data))?.[1] ?? String(warning.entry.data));
 
 describe.each(Object.entries(SOURCES))('the shared rules hold for %s', (kind, make) => {
@@ -78,7 +78,7 @@ describe.each(Object.entries(SOURCES))('the shared rules hold for %s', (kind, ma
       ({ stack: ownerSecret } = owner);
       ({ stack: uncapped } = withoutCap);
       // The first synth in a process loads most of aws-cdk-lib: done here, under the hook's time limit.
-      Annotations.fromStack(ownerSecret);
+      Synthesized.fromStack(ownerSecret);
     });
 
     it('signing in with the cluster\'s own secret is warned about', () => {
@@ -87,6 +87,13 @@ describe.each(Object.entries(SOURCES))('the shared rules hold for %s', (kind, ma
 
     it('no cluster capacity is warned about', () => {
       expect(warningIds(uncapped, '/ConsumerTest/Orders')).toEqual([INBOX_WARNINGS.clusterCapacityUnknown]);
+    });
+
+    it('a warning weighed is acknowledged by its id, and goes', () => {
+      const scope = clusterStack();
+      const consumer = make(scope.stack, scope.cluster, { clusterMaxCapacity: 2 });
+      Annotations.of(consumer).acknowledgeWarning(INBOX_WARNINGS.clusterOwnerSecret, 'a development stack: the owner signs in');
+      expect(warningIds(scope.stack, '/ConsumerTest/Orders')).toEqual([]);
     });
   });
 
@@ -111,7 +118,7 @@ describe('the consumers of one cluster, summed', () => {
     SOURCES.InboxConsumer!(stack, cluster, { clusterMaxCapacity: 8, secret: ownSecret(stack, 'Payments') }, 'Payments');
     expect(warningIds(stack, '/ConsumerTest/Orders')).toEqual([]);
     expect(warningIds(stack, '/ConsumerTest/Payments')).toEqual([INBOX_WARNINGS.clusterConcurrencyExceeded]);
-    Annotations.fromStack(stack).hasWarning('/ConsumerTest/Payments', Match.stringLikeRegexp(
+    Synthesized.fromStack(stack).hasWarning('/ConsumerTest/Payments', Match.stringLikeRegexp(
       'may run 32 invocations at once \\(ConsumerTest/Orders 16, ConsumerTest/Payments 16\\), more than its 8 ACU take at 2 per ACU \\(16\\)'));
   });
 
@@ -119,7 +126,7 @@ describe('the consumers of one cluster, summed', () => {
     const { stack, cluster } = clusterStack();
     SOURCES.InboxConsumer!(stack, cluster, { clusterMaxCapacity: 4, secret: ownSecret(stack, 'Orders') });
     SOURCES.InboxKafkaConsumer!(stack, cluster, { clusterMaxCapacity: 4, secret: ownSecret(stack, 'Shipping') }, 'Shipping');
-    Annotations.fromStack(stack).hasWarning('/ConsumerTest/Shipping', Match.stringLikeRegexp('may run 13 invocations at once \\(ConsumerTest/Orders 8, ConsumerTest/Shipping 5\\)'));
+    Synthesized.fromStack(stack).hasWarning('/ConsumerTest/Shipping', Match.stringLikeRegexp('may run 13 invocations at once \\(ConsumerTest/Orders 8, ConsumerTest/Shipping 5\\)'));
   });
 
   it('pass when their caps add up to the capacity, the one that knows it counting for those that do not', () => {
