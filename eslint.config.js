@@ -1,6 +1,18 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers of lib/, lowest first: what each folder may not import. consumer/ and cleanup/ know no
+ * source, the sources not each other, and only stack/ (the reference stack) builds on all of them.
+ */
+const libLayers = [
+  { files: ['lib/consumer/**/*.ts', 'lib/cleanup/**/*.ts'], forbidden: ['sqs', 'kafka', 'stack'] },
+  { files: ['lib/*.ts'], forbidden: ['stack'] },
+  { files: ['lib/sqs/**/*.ts'], forbidden: ['kafka', 'stack', 'cleanup'] },
+  { files: ['lib/kafka/**/*.ts'], forbidden: ['sqs', 'stack', 'cleanup'] },
+  { files: ['lib/stack/**/*.ts'], forbidden: [] },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'dist/', 'test/fixtures/consumer-project/', '**/*.d.ts'] },
   js.configs.recommended,
@@ -40,8 +52,8 @@ export default tseslint.config(
       ] }],
     },
   },
-  {
-    files: ['lib/**/*.ts'],
+  ...libLayers.map(({ files, forbidden }) => ({
+    files,
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         // The exceptions: functions/inbox/contract.ts (plain constants both sides need) and
@@ -50,7 +62,11 @@ export default tseslint.config(
           regex: '(^|/)(functions|local)/(?!inbox/contract\\.js$|inbox/migrations/migrations-hash\\.js$)',
           message: 'lib/ never imports runtime code: refer to functions/ by entry path only (functions/inbox/contract.ts and migrations/migrations-hash.ts are the exceptions).',
         },
+        ...forbidden.map((folder) => ({
+          regex: `(^|/)${folder}/[^/]+\\.js$`,
+          message: `lib/ is layered: the shared parts (the lib/ root, consumer/, cleanup/) under the sources (sqs/, kafka/), the reference stack (stack/) on top; nothing here imports from ${folder}/.`,
+        })),
       ] }],
     },
-  },
+  })),
 );

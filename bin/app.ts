@@ -1,7 +1,7 @@
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { InboxStack } from '../lib/inbox-stack.js';
-import { stackConfigFromContext } from '../lib/stack-config.js';
+import { InboxStack } from '../lib/stack/inbox-stack.js';
+import { stackConfigFromContext } from '../lib/stack/stack-config.js';
 
 const app = new App();
 const config = stackConfigFromContext(app.node);

@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -13,6 +13,13 @@ export interface AlarmTopicProps {
    * @default no subscription
    */
   readonly email?: string;
+  /**
+   * What happens to the topic's KMS key when it leaves the stack. The key encrypts only the
+   * notifications in flight on the topic, nothing a snapshot could keep, so `SNAPSHOT` is taken
+   * as `DESTROY` (KMS deletes a key after its 30-day waiting period).
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
 }
 
 /**
@@ -21,7 +28,8 @@ export interface AlarmTopicProps {
  * cannot be changed, so the topic has a customer managed key (rotated yearly) whose policy lets
  * `cloudwatch.amazonaws.com` use it (AWS Knowledge Center, "cloudwatch-configure-alarm-sns"). The
  * topic policy denies plain HTTP and lets CloudWatch publish only for alarms of this account; the
- * key needs no condition of its own, as nothing but this topic uses it.
+ * key needs no condition of its own, as nothing but this topic uses it. Nothing subscribes to the
+ * topic unless `email` is given: subscribe to it, or no alarm reaches anyone.
  *
  * @example
  * ```ts
@@ -45,6 +53,7 @@ export class AlarmTopic extends Construct {
     this.key = new kms.Key(this, 'Key', {
       description: 'Encrypts the alarm topic; CloudWatch alarms use it to publish',
       enableKeyRotation: true,
+      removalPolicy: props.removalPolicy === RemovalPolicy.SNAPSHOT ? RemovalPolicy.DESTROY : props.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     this.key.addToResourcePolicy(new iam.PolicyStatement({
       sid: 'CloudWatchAlarmsPublishToTheEncryptedTopic',

@@ -1,13 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import type { InboxConsumer } from './inbox-consumer.js';
-import { INBOX_OUTCOMES } from './outcome-metrics.js';
+import type { InboxConsumerBase } from './consumer/inbox-consumer-base.js';
+import { INBOX_OUTCOMES } from './consumer/outcome-metrics.js';
 
 /** What an `InboxDashboard` shows. */
 export interface InboxDashboardProps {
-  /** The consumers whose outcomes, queues and functions are graphed, one row each. */
-  readonly consumers: readonly InboxConsumer[];
+  /** The consumers (SQS or Kafka) whose outcomes, backlog and functions are graphed, one row each. */
+  readonly consumers: readonly InboxConsumerBase[];
   /**
    * The dashboard's name.
    * @default a name CloudFormation generates
@@ -21,13 +21,15 @@ export interface InboxDashboardProps {
 }
 
 /**
- * A CloudWatch dashboard of inbox consumers: the outcome counts (processed, duplicate, collision,
- * rejected, failed, skipped), the duplicate rate, processing latency, the queue and DLQ depth, the
- * age of the oldest message, the function's errors and duration, and the status of every alarm.
+ * A CloudWatch dashboard of inbox consumers, SQS and Kafka alike: the outcome counts (processed,
+ * duplicate, collision, rejected, failed, skipped), the duplicate rate, processing latency, what
+ * waits at the source (an SQS queue's and DLQ's depth and oldest message, a Kafka consumer group's
+ * lag and its on-failure queue), the function's invocations, errors and duration, and the status
+ * of every alarm.
  *
  * @example
  * ```ts
- * new InboxDashboard(this, 'Dashboard', { consumers: [orders], dashboardName: 'sqs-inbox-dev' });
+ * new InboxDashboard(this, 'Dashboard', { consumers: [orders, shipping], dashboardName: 'sqs-inbox-dev' });
  * ```
  */
 export class InboxDashboard extends Construct {
@@ -40,12 +42,12 @@ export class InboxDashboard extends Construct {
       dashboardName: props.dashboardName,
       defaultInterval: Duration.hours(3),
     });
-    const alarms = props.consumers.flatMap((consumer) => Object.values(consumer.alarms).filter((alarm) => alarm !== undefined));
+    const alarms = props.consumers.flatMap((consumer) => (Object.values(consumer.alarms) as (cloudwatch.IAlarm | undefined)[]).filter((alarm) => alarm !== undefined));
     this.dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...alarms, ...(props.extraAlarms ?? [])], width: 24 }));
     for (const consumer of props.consumers) this.addConsumerRow(consumer);
   }
 
-  private addConsumerRow(consumer: InboxConsumer): void {
+  private addConsumerRow(consumer: InboxConsumerBase): void {
     const name = consumer.metricSource.serviceName;
     const minute = Duration.minutes(1);
     this.dashboard.addWidgets(
@@ -67,17 +69,8 @@ export class InboxDashboard extends Construct {
         width: 8,
       }),
     );
-    const queueDepth = [consumer.queue.metricApproximateNumberOfMessagesVisible({ period: minute, label: 'queue' })];
-    if (consumer.deadLetterQueue) {
-      queueDepth.push(consumer.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: minute, label: 'dead-letter queue' }));
-    }
     this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({ title: `${name}: messages waiting`, left: queueDepth, width: 8 }),
-      new cloudwatch.GraphWidget({
-        title: `${name}: age of oldest message (s)`,
-        left: [consumer.queue.metricApproximateAgeOfOldestMessage({ period: minute, statistic: cloudwatch.Stats.MAXIMUM })],
-        width: 8,
-      }),
+      ...consumer.backlogGraphs(minute).map((graph) => new cloudwatch.GraphWidget({ title: `${name}: ${graph.title}`, left: [...graph.metrics], width: 8 })),
       new cloudwatch.GraphWidget({
         title: `${name}: function`,
         left: [

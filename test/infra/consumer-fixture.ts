@@ -3,8 +3,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import { fileURLToPath } from 'node:url';
-import { InboxConsumer } from '../../lib/inbox-consumer.js';
-import type { InboxConsumerProps } from '../../lib/inbox-consumer.js';
+import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
+import type { InboxConsumerProps } from '../../lib/sqs/inbox-consumer-props.js';
 
 /** An entry that exists; its code is never bundled here (bundling is switched off below). */
 export const WORKER_ENTRY = fileURLToPath(new URL('../../functions/order-worker/index.ts', import.meta.url));

@@ -1,10 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
-import * as rds from 'aws-cdk-lib/aws-rds';
+import type { Stack } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { InboxConsumer } from '../../lib/inbox-consumer.js';
-import type { InboxConsumerProps } from '../../lib/inbox-consumer.js';
+import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
+import type { InboxConsumerProps } from '../../lib/sqs/inbox-consumer-props.js';
+import { INBOX_WARNINGS } from '../../lib/consumer/warnings.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
 import { baseProps, clusterStack } from './consumer-fixture.js';
 
@@ -76,26 +77,30 @@ describe('a queue and a DLQ of different kinds', () => {
   });
 });
 
-describe('an inbox retention shorter than a message can live (queue retention plus DLQ retention)', () => {
+describe('an inbox retention shorter than a message can live (queue, then DLQ, then the queue again after a redrive)', () => {
   const DAY = 86_400;
 
-  it('is refused against the sum, quoting both retentions and what is needed', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(14), queueProps: { retentionPeriod: Duration.days(4) } })))
-      .toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's.*But an inboxRetention of 1209600 s was provided for a queue retention of 345600 s plus a DLQ retention of 1209600 s: raise inboxRetention to 1555200 s/);
+  it('is refused against the sum, saying why and quoting every retention and what is needed', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(18), queueProps: { retentionPeriod: Duration.days(4) } })))
+      .toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's plus the queue's again: .*a redrive then puts a copy back in the queue with a new messageId and enqueue time, a second life there.*But an inboxRetention of 1555200 s was provided for a queue retention of 345600 s plus a DLQ retention of 1209600 s plus 345600 s after a redrive: raise inboxRetention to 1900800 s/);
   });
 
-  it('counts the queue retention SQS gives by default (4 days) and the DLQ default (14 days)', () => {
-    expect(build(() => ({ inboxRetention: Duration.seconds(18 * DAY - 1) }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 1209600 s/);
+  it('counts the queue retention SQS gives by default (4 days) twice and the DLQ default (14 days): one second under 22 days is refused', () => {
+    expect(build(() => ({ inboxRetention: Duration.seconds(22 * DAY - 1) }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 1209600 s plus 345600 s/);
   });
 
-  it('accepts exactly the sum', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(18) }))).not.toThrow();
+  it('accepts exactly the sum, 22 days', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(22) }))).not.toThrow();
   });
 
-  it('counts a queue retention given', () => {
-    expect(build(() => ({ inboxRetention: Duration.days(15), queueProps: { retentionPeriod: Duration.days(1) } }))).not.toThrow();
-    expect(build(() => ({ inboxRetention: Duration.seconds(15 * DAY - 1), queueProps: { retentionPeriod: Duration.days(1) } })))
-      .toThrow(/raise inboxRetention to 1296000 s/);
+  it('accepts the default of 25 days for the default queues', () => {
+    expect(build(() => ({}))).not.toThrow();
+  });
+
+  it('counts a queue retention given, twice', () => {
+    expect(build(() => ({ inboxRetention: Duration.days(16), queueProps: { retentionPeriod: Duration.days(1) } }))).not.toThrow();
+    expect(build(() => ({ inboxRetention: Duration.seconds(16 * DAY - 1), queueProps: { retentionPeriod: Duration.days(1) } })))
+      .toThrow(/raise inboxRetention to 1382400 s/);
   });
 
   it('counts an existing DLQ of this app', () => {
@@ -104,8 +109,8 @@ describe('an inbox retention shorter than a message can live (queue retention pl
     const make = (inboxRetention: Duration) => () => new InboxConsumer(scope.stack, `Orders${inboxRetention.toSeconds()}`, {
       ...baseProps(scope.cluster), inboxRetention, deadLetterQueue, queueProps: { retentionPeriod: Duration.days(2) },
     });
-    expect(make(Duration.days(8))).not.toThrow();
-    expect(make(Duration.seconds(8 * DAY - 1))).toThrow(/for a queue retention of 172800 s plus a DLQ retention of 518400 s/);
+    expect(make(Duration.days(10))).not.toThrow();
+    expect(make(Duration.seconds(10 * DAY - 1))).toThrow(/for a queue retention of 172800 s plus a DLQ retention of 518400 s plus 172800 s/);
   });
 
   it('counts only the queue when it has no DLQ the construct knows of', () => {
@@ -113,7 +118,51 @@ describe('an inbox retention shorter than a message can live (queue retention pl
       inboxRetention: Duration.days(3),
       queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3), retentionPeriod: Duration.days(4),
         deadLetterQueue: { queue: sqs.Queue.fromQueueArn(stack, 'ImportedDlq', 'arn:aws:sqs:eu-west-1:123456789012:orders-dlq'), maxReceiveCount: 5 } }),
-    }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 0 s \(no dead-letter queue the construct can read\)/);
+    }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 0 s \(no dead-letter queue the construct can read\) plus 345600 s/);
+  });
+});
+
+describe('a dead-letter queue whose retention cannot be read (an imported one)', () => {
+  const importedDlq = (stack: Stack) => sqs.Queue.fromQueueArn(stack, 'ImportedDlq', 'arn:aws:sqs:eu-west-1:123456789012:orders-dlq');
+
+  it('is warned about, by a stable id, instead of being counted as 0 s in silence', () => {
+    const scope = clusterStack();
+    new InboxConsumer(scope.stack, 'Orders', { ...baseProps(scope.cluster), clusterMaxCapacity: 2, deadLetterQueue: importedDlq(scope.stack) });
+    const warnings = Annotations.fromStack(scope.stack).findWarning('/ConsumerTest/Orders', Match.stringLikeRegexp("dead-letter queue's retention cannot be read"));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.stringify(warnings[0]!.entry.data)).toContain(INBOX_WARNINGS.queueRetentionUnknown);
+  });
+
+  it('shows as 0 s in the retention rule\'s refusal', () => {
+    expect(build(({ stack }) => ({ inboxRetention: Duration.days(7), deadLetterQueue: importedDlq(stack) })))
+      .toThrow(/a DLQ retention of 0 s \(an imported queue, whose retention cannot be read\)/);
+  });
+
+  it('gets no age alarm, which would need it', () => {
+    const scope = clusterStack();
+    const consumer = new InboxConsumer(scope.stack, 'Orders', { ...baseProps(scope.cluster), deadLetterQueue: importedDlq(scope.stack) });
+    expect(consumer.alarms.deadLetterQueueNotEmpty).toBeDefined();
+    expect(consumer.alarms.deadLetterQueueAge).toBeUndefined();
+  });
+
+  it('is not warned about when the DLQ is one of this app', () => {
+    const scope = clusterStack();
+    new InboxConsumer(scope.stack, 'Orders', { ...baseProps(scope.cluster), deadLetterQueue: new sqs.Queue(scope.stack, 'Dlq', { retentionPeriod: Duration.days(14) }) });
+    Annotations.fromStack(scope.stack).hasNoWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('retention cannot be read'));
+  });
+});
+
+describe('a standard dead-letter queue that keeps messages no longer than the queue', () => {
+  it('is refused: it keeps a message\'s first enqueue time, so a message can expire on arriving there', () => {
+    expect(build(({ stack }) => ({ deadLetterQueue: new sqs.Queue(stack, 'Dlq', { retentionPeriod: Duration.days(4) }) })))
+      .toThrow(/A standard dead-letter queue keeps a message's first enqueue time.*But a DLQ retention of 345600 s was provided for a queue retention of 345600 s: give the dead-letter queue a longer retentionPeriod/);
+  });
+
+  it('is accepted one second longer, and on FIFO, where the move restarts the retention', () => {
+    expect(build(({ stack }) => ({ deadLetterQueue: new sqs.Queue(stack, 'Dlq', { retentionPeriod: Duration.seconds(4 * 86_400 + 1) }) }))).not.toThrow();
+    expect(build(({ stack }) => ({
+      queueProps: { fifo: true }, deadLetterQueue: new sqs.Queue(stack, 'Dlq', { fifo: true, retentionPeriod: Duration.days(4) }),
+    }))).not.toThrow();
   });
 });
 
@@ -135,6 +184,8 @@ describe('a queue without a dead-letter queue', () => {
       ...baseProps(scope.cluster), clusterMaxCapacity: 2, queue: sqs.Queue.fromQueueArn(scope.stack, 'Imported', 'arn:aws:sqs:eu-west-1:123456789012:orders'),
     });
     Annotations.fromStack(scope.stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('imported queue.*dead-letter queue'));
+    Annotations.fromStack(scope.stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp(
+      `The imported queue's retention cannot be read at synth time, so the inbox retention rule counts it as 0 s.*\\[ack: ${INBOX_WARNINGS.queueRetentionUnknown}\\]`));
   });
 
   it('is accepted for an existing queue of this app with a redrive policy', () => {
@@ -156,17 +207,6 @@ describe('queue props that weaken the queue', () => {
 
   it('accept a KMS key instead', () => {
     expect(build(() => ({ queueProps: { encryption: sqs.QueueEncryption.KMS_MANAGED } }))).not.toThrow();
-  });
-});
-
-describe('the cluster capacity and the failed rate threshold', () => {
-  it('refuse a capacity Aurora Serverless v2 does not have', () => {
-    expect(build(() => ({ clusterMaxCapacity: 300 }))).toThrow(/clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 .*, but 300 was provided/);
-    expect(build(() => ({ clusterMaxCapacity: 0.7 }))).toThrow(/but 0.7 was provided/);
-  });
-
-  it('refuse a failed rate threshold outside 0 to 1', () => {
-    expect(build(() => ({ failedRateThreshold: 1.5 }))).toThrow(/failedRateThreshold is a share between 0 and 1.*but 1.5 was provided/);
   });
 });
 
@@ -211,20 +251,6 @@ describe('event source limits', () => {
 
   it('a max concurrency outside 2 to 1000 is refused', () => {
     expect(build(() => ({ maxConcurrency: 1 }))).toThrow(/maxConcurrency must be a whole number from 2 to 1000, but 1 was provided/);
-  });
-});
-
-describe('a duplicate rate threshold outside 0 to 1', () => {
-  it('is refused', () => {
-    expect(build(() => ({ duplicateRateThreshold: 10 }))).toThrow(/duplicateRateThreshold is a share between 0 and 1.*but 10 was provided/);
-  });
-});
-
-describe('a cluster with no secret in sight', () => {
-  it('is refused, asking for the secret', () => {
-    expect(build(({ stack }) => ({
-      cluster: rds.DatabaseCluster.fromDatabaseClusterAttributes(stack, 'Imported', { clusterIdentifier: 'shop', dataApiEnabled: true }),
-    }))).toThrow(/The cluster has no secret the construct can see.*pass the secret/);
   });
 });
 

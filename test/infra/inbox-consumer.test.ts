@@ -1,25 +1,30 @@
 import { Duration } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InboxConsumer } from '../../lib/inbox-consumer.js';
 import { INBOX_RUNTIME } from '../../lib/inbox-runtime.js';
+import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
 import { baseProps, clusterStack, consumerTemplate } from './consumer-fixture.js';
+import { actionsOf, onWildcard, resourcesOf } from './iam-statements.js';
+import type { Statement } from './iam-statements.js';
 
 const queues = (template: Template) => Object.values(template.findResources('AWS::SQS::Queue'));
 const alarmsNamed = (template: Template, description: RegExp) =>
   Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp(description.source) } }));
+const DAY = 86_400;
 
 describe('InboxConsumer defaults (standard queue)', () => {
   let template: Template;
   let consumer: InboxConsumer;
+  let stack: Stack;
   beforeAll(() => {
-    ({ template, consumer } = consumerTemplate());
+    ({ template, consumer, stack } = consumerTemplate());
   });
 
   it('makes a standard queue and a standard DLQ, both SQS-encrypted', () => {
@@ -91,16 +96,17 @@ describe('InboxConsumer defaults (standard queue)', () => {
     const [policy] = Object.values(template.findResources('AWS::IAM::Policy', {
       Properties: { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['rds-data:ExecuteStatement']) })]) } },
     }));
-    const statements = policy!.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
-    const actionsOf = (prefix: string) => statements.filter((s) => [s.Action].flat().some((a) => a.startsWith(prefix)));
-    expect(actionsOf('rds-data:')).toHaveLength(1);
-    expect(actionsOf('rds-data:')[0]!.Action).toEqual(expect.arrayContaining([
+    const statements = policy!.Properties.PolicyDocument.Statement as Statement[];
+    const withPrefix = (prefix: string) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));
+    expect(withPrefix('rds-data:')).toHaveLength(1);
+    expect(withPrefix('rds-data:')[0]!.Action).toEqual(expect.arrayContaining([
       'rds-data:ExecuteStatement', 'rds-data:BeginTransaction', 'rds-data:CommitTransaction', 'rds-data:RollbackTransaction',
     ]));
-    expect(JSON.stringify(actionsOf('rds-data:')[0]!.Resource)).toContain(':cluster:');
-    expect(actionsOf('secretsmanager:')[0]!.Action).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue']));
-    expect(actionsOf('sqs:')[0]!.Action).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
-    expect(statements.every((s) => s.Resource !== '*')).toBe(true);
+    expect(JSON.stringify(withPrefix('rds-data:')[0]!.Resource)).toContain(':cluster:');
+    expect(withPrefix('secretsmanager:')[0]!.Action).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue']));
+    expect(withPrefix('sqs:')[0]!.Action).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(statements.flatMap(resourcesOf).length).toBeGreaterThanOrEqual(statements.length);
+    expect(onWildcard(statements)).toEqual([]);
   });
 
   it('uses no AWS managed policy: the role may write its own log group and nothing more', () => {
@@ -114,9 +120,27 @@ describe('InboxConsumer defaults (standard queue)', () => {
   });
 
   it('alarms when a message reaches the DLQ', () => {
-    const [alarm] = alarmsNamed(template, /dead-letter queue/);
+    const [alarm] = alarmsNamed(template, /messages reached the dead-letter queue/);
     expect(alarm!.Properties).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms before a dead-lettered message expires: at 70 % of the 10 days a standard DLQ is sure to keep it (14 less the queue\'s 4)', () => {
+    const [alarm, ...others] = alarmsNamed(template, /in the dead-letter queue, 70 % of the 10 days/);
+    expect(others).toEqual([]);
+    expect(alarm!.Properties).toMatchObject({
+      MetricName: 'ApproximateAgeOfOldestMessage', Statistic: 'Maximum', Threshold: 7 * DAY,
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [stack.getLogicalId(consumer.deadLetterQueue!.node.defaultChild as sqs.CfnQueue), 'QueueName'] } }],
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms on a message keyed by a fallback a redrive replaces, read from the runtime\'s keyFallback metric', () => {
+    const [alarm] = alarmsNamed(template, /redriven copy would be applied again/);
+    expect(alarm!.Properties).toMatchObject({
+      MetricName: 'keyFallback', Namespace: 'SqsInbox', Statistic: 'Sum', Threshold: 1, Dimensions: [{ Name: 'service', Value: 'Orders' }],
       ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching',
     });
   });
@@ -170,12 +194,15 @@ describe('InboxConsumer defaults (standard queue)', () => {
     expect(alarm!.Properties).toMatchObject({ MetricName: 'Throttles', Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
   });
 
-  it('exposes what it made', () => {
+  it('exposes what it made: the mapping and every alarm of the template, the inbox retention of 25 days', () => {
+    const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as sqs.CfnQueue);
     expect(consumer.queue).toBeInstanceOf(sqs.Queue);
     expect(consumer.deadLetterQueue).toBeInstanceOf(sqs.Queue);
-    expect(consumer.eventSourceMapping.eventSourceMappingId).toBeDefined();
-    expect(Object.values(consumer.alarms).every((alarm) => alarm instanceof cloudwatch.Alarm)).toBe(true);
-    expect(consumer.inboxRetention.toDays()).toBe(21);
+    expect(stack.resolve(consumer.eventSourceMapping.eventSourceMappingId)).toEqual({ Ref: Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))[0] });
+    const exposed = Object.values(consumer.alarms as unknown as Record<string, cloudwatch.Alarm>).map(idOf).sort();
+    expect(exposed).toEqual(Object.keys(template.findResources('AWS::CloudWatch::Alarm')).sort());
+    expect(exposed).toHaveLength(10);
+    expect(consumer.inboxRetention.toDays()).toBe(25);
   });
 });
 
@@ -190,7 +217,13 @@ describe('InboxConsumer on a FIFO queue', () => {
 
   it('takes a .fifo queue name as FIFO', () => {
     const { template } = consumerTemplate({ queueProps: { queueName: 'orders.fifo' } });
-    expect(queues(template).every((queue) => queue.Properties.FifoQueue === true)).toBe(true);
+    expect(queues(template).map((queue) => queue.Properties.FifoQueue)).toEqual([true, true]);
+  });
+
+  it('alarms on a dead-lettered message at 70 % of the FIFO DLQ\'s 14 days: a move into it restarts the retention', () => {
+    const { template } = consumerTemplate({ queueProps: { fifo: true } });
+    const [alarm] = alarmsNamed(template, /in the dead-letter queue, 70 % of the 14 days/);
+    expect(alarm!.Properties).toMatchObject({ MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 846_720 }); // 9.8 days
   });
 });
 
@@ -227,7 +260,7 @@ describe('InboxConsumer settings given', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 0.25, Metrics: Match.anyValue() });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 0.2, Metrics: Match.anyValue() });
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(10);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
   });
 
@@ -239,7 +272,7 @@ describe('InboxConsumer settings given', () => {
     const template = Template.fromStack(stack);
     const topicId = (topic: sns.Topic) => stack.getLogicalId(topic.node.defaultChild as sns.CfnTopic);
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(10);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual(expect.arrayContaining([{ Ref: topicId(alarmTopic) }, { Ref: topicId(other) }]));
     }
@@ -247,14 +280,14 @@ describe('InboxConsumer settings given', () => {
 
   it('consumes an existing queue without making one, and alarms on a DLQ given', () => {
     const { stack, cluster } = clusterStack();
-    const dlq = new sqs.Queue(stack, 'ExistingDlq');
+    const dlq = new sqs.Queue(stack, 'ExistingDlq', { retentionPeriod: Duration.days(14) });
     const queue = new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3), deadLetterQueue: { queue: dlq, maxReceiveCount: 5 } });
     const consumer = new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), queue, deadLetterQueue: dlq });
     expect(consumer.queue).toBe(queue);
     expect(consumer.deadLetterQueue).toBe(dlq);
     const template = Template.fromStack(stack);
     expect(queues(template)).toHaveLength(2);
-    expect(alarmsNamed(template, /dead-letter queue/)).toHaveLength(1);
+    expect(alarmsNamed(template, /messages reached the dead-letter queue/)).toHaveLength(1);
   });
 
   it('makes no DLQ alarm for an existing queue without a DLQ given', () => {
@@ -262,7 +295,8 @@ describe('InboxConsumer settings given', () => {
     const queue = sqs.Queue.fromQueueArn(stack, 'Imported', 'arn:aws:sqs:eu-west-1:123456789012:orders');
     const consumer = new InboxConsumer(stack, 'Orders', { ...baseProps(cluster), queue });
     expect(consumer.alarms.deadLetterQueueNotEmpty).toBeUndefined();
-    expect(Object.values(Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm'))).toHaveLength(7);
+    expect(consumer.alarms.deadLetterQueueAge).toBeUndefined();
+    expect(Object.values(Template.fromStack(stack).findResources('AWS::CloudWatch::Alarm'))).toHaveLength(8);
   });
 
   it('reads a separately given secret, for an imported cluster', () => {

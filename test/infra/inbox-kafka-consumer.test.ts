@@ -11,13 +11,15 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { INBOX_WARNINGS } from '../../lib/consumer/warnings.js';
 import { INBOX_RUNTIME } from '../../lib/inbox-runtime.js';
-import { KAFKA_POLLER_NETWORK_ACTIONS } from '../../lib/kafka-event-source.js';
-import type { InboxKafkaConsumerProps } from '../../lib/inbox-kafka-consumer.js';
+import { KAFKA_POLLER_NETWORK_ACTIONS } from '../../lib/kafka/kafka-event-source.js';
+import type { InboxKafkaConsumerProps } from '../../lib/kafka/inbox-kafka-consumer-props.js';
 import { MSK_CLUSTER_ARN, kafkaConsumer } from './kafka-consumer-fixture.js';
 import type { KafkaBuild } from './kafka-consumer-fixture.js';
+import { actionsOf, onWildcard } from './iam-statements.js';
+import type { Statement } from './iam-statements.js';
 
-type Statement = { Sid?: string; Action: string | string[]; Resource: unknown; Effect: string };
 
 /** The statements of the consumer function's role (its one policy). */
 function roleStatements(template: Template): Statement[] {
@@ -27,7 +29,6 @@ function roleStatements(template: Template): Statement[] {
   expect(policies).toHaveLength(1);
   return policies[0]!.Properties.PolicyDocument.Statement as Statement[];
 }
-const actionsOf = (statement: Statement): string[] => [statement.Action].flat();
 const withActionPrefix = (statements: Statement[], prefix: string): Statement[] => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));
 const mapping = (template: Template) => {
   const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
@@ -146,8 +147,9 @@ describe('the role of a consumer on MSK with IAM access control', () => {
   });
 
   it('grants * only for the six network interface actions of the pollers', () => {
-    const wildcard = statements.filter((s) => s.Resource === '*');
+    const wildcard = onWildcard(statements);
     expect(wildcard).toHaveLength(1);
+    expect(wildcard[0]!.Resource).toBe('*');
     expect(actionsOf(wildcard[0]!).sort()).toEqual([...KAFKA_POLLER_NETWORK_ACTIONS].sort());
   });
 });
@@ -180,7 +182,7 @@ describe('a consumer on self-managed Kafka', () => {
     expect(properties.SourceAccessConfigurations).toEqual([{ Type: 'BASIC_AUTH', URI: { Ref: expect.stringMatching(/^BrokerSecret/) } }]);
     expect(properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     const statements = roleStatements(template);
-    expect(statements.filter((s) => s.Resource === '*')).toEqual([]);
+    expect(onWildcard(statements)).toEqual([]);
     expect(withActionPrefix(statements, 'kafka')).toEqual([]);
     expect(withActionPrefix(statements, 'secretsmanager:')).toHaveLength(2);
   });
@@ -197,7 +199,7 @@ describe('a consumer on self-managed Kafka', () => {
     const access = mapping(template).SourceAccessConfigurations as { Type: string }[];
     expect(access.map((a) => a.Type).sort()).toEqual(['SERVER_ROOT_CA_CERTIFICATE', 'VPC_SECURITY_GROUP', 'VPC_SUBNET', 'VPC_SUBNET']);
     const statements = roleStatements(template);
-    expect(actionsOf(statements.find((s) => s.Resource === '*')!).sort()).toEqual([...KAFKA_POLLER_NETWORK_ACTIONS].sort());
+    expect(onWildcard(statements).map((s) => actionsOf(s).sort())).toEqual([[...KAFKA_POLLER_NETWORK_ACTIONS].sort()]);
     expect(withActionPrefix(statements, 'secretsmanager:')).toHaveLength(2);
   });
 });
@@ -258,16 +260,57 @@ describe('on-failure destinations given', () => {
     expect(write!.Resource).toBe('arn:aws:kafka:eu-west-1:123456789012:topic/orders-cluster/0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0-2/orders-failed');
     expect(consumer.onFailureQueue).toBeUndefined();
     expect(consumer.alarms.onFailureQueueNotEmpty).toBeUndefined();
-    Annotations.fromStack(stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('on-failure destination\'s retention \\(a kafka destination\\)'));
+    Annotations.fromStack(stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('How long the on-failure destination \\(a kafka destination\\) keeps a failed record cannot be read'));
+    Annotations.fromStack(stack).hasNoWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('VPC endpoint'));
   });
 
-  it('an SNS topic or an S3 bucket is passed through, with a warning that its retention is unknown', () => {
-    for (const destination of [(stack: Stack) => new sources.SnsDlq(new sns.Topic(stack, 'Failures')), (stack: Stack) => new sources.S3OnFailureDestination(new s3.Bucket(stack, 'Failures'))]) {
-      const { template, stack } = kafkaConsumer(({ stack }) => ({ onFailure: destination(stack) }));
+  it('an SNS topic or an S3 bucket is passed through; S3 keeps the records for a time it cannot read, and says so', () => {
+    const sns_ = kafkaConsumer(({ stack }) => ({ onFailure: new sources.SnsDlq(new sns.Topic(stack, 'Failures')), onFailureReachable: true }));
+    const s3_ = kafkaConsumer(({ stack }) => ({ onFailure: new sources.S3OnFailureDestination(new s3.Bucket(stack, 'Failures')), onFailureReachable: true }));
+    for (const { template } of [sns_, s3_]) {
       expect(JSON.stringify(mapping(template).DestinationConfig)).toMatch(/Failures/);
       expect(template.findResources('AWS::SQS::Queue')).toEqual({});
-      Annotations.fromStack(stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('cannot be read at synth time'));
     }
+    Annotations.fromStack(s3_.stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('\\(a s3 destination\\) keeps a failed record cannot be read'));
+    Annotations.fromStack(sns_.stack).hasNoWarning('/ConsumerTest/Orders', Match.stringLikeRegexp('cannot be read'));
+  });
+
+  it('an imported SQS queue gets the alarm on its first notice, and a warning that no alarm watches a notice expire', () => {
+    const { consumer, stack } = kafkaConsumer(({ stack }) => ({
+      onFailure: new sources.SqsDlq(sqs.Queue.fromQueueArn(stack, 'Failures', 'arn:aws:sqs:eu-west-1:123456789012:failures')), onFailureReachable: true,
+    }));
+    expect(consumer.alarms.onFailureQueueNotEmpty).toBeDefined();
+    expect(consumer.alarms.onFailureQueueAge).toBeUndefined();
+    Annotations.fromStack(stack).hasWarning('/ConsumerTest/Orders', Match.stringLikeRegexp("on-failure queue's retention cannot be read at synth time, so no alarm watches a failure notice expire"));
+  });
+});
+
+describe('a network path from the Kafka cluster\'s VPC to the on-failure destination', () => {
+  const unreachable = Match.stringLikeRegexp('from the pollers in the Kafka cluster\'s VPC, which needs a VPC endpoint for that service');
+
+  it('is warned about for MSK with the default SQS queue, by its id', () => {
+    const { stack } = kafkaConsumer();
+    const [warning, ...others] = Annotations.fromStack(stack).findWarning('/ConsumerTest/Orders', unreachable);
+    expect(others).toEqual([]);
+    expect(String(warning!.entry.data)).toContain(`[ack: ${INBOX_WARNINGS.onFailureUnreachable}]`);
+    expect(String(warning!.entry.data)).toContain('(a sqs destination)');
+  });
+
+  it('is taken as given with onFailureReachable', () => {
+    const { stack } = kafkaConsumer(() => ({ onFailureReachable: true }));
+    Annotations.fromStack(stack).hasNoWarning('/ConsumerTest/Orders', unreachable);
+  });
+
+  it('is needed for self-managed brokers in a VPC, not for brokers over the internet, nor for a KafkaDlq topic of the cluster', () => {
+    const inVpc = kafkaConsumer(({ stack, cluster }) => ({
+      source: { kind: 'self-managed', bootstrapServers: ['10.0.0.10:9092'], vpc: cluster.vpc, vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
+        securityGroup: new ec2.SecurityGroup(stack, 'Pollers', { vpc: cluster.vpc }) },
+    }));
+    const overInternet = kafkaConsumer(({ stack }) => ({ source: { kind: 'self-managed', bootstrapServers: ['b-1.example.com:9096'], secret: new secretsmanager.Secret(stack, 'Broker') } }));
+    const kafkaTopic = kafkaConsumer(() => ({ onFailure: new sources.KafkaDlq('orders-failed') }));
+    Annotations.fromStack(inVpc.stack).hasWarning('/ConsumerTest/Orders', unreachable);
+    Annotations.fromStack(overInternet.stack).hasNoWarning('/ConsumerTest/Orders', unreachable);
+    Annotations.fromStack(kafkaTopic.stack).hasNoWarning('/ConsumerTest/Orders', unreachable);
   });
 });
 
@@ -307,11 +350,20 @@ describe('the alarms', () => {
     build.template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Statistic: 'Sum', Threshold: 1 });
   });
 
-  it('all notify the alarm topic: eight of them', () => {
+  it('fire before a failure notice expires: at 70 % of the on-failure queue\'s 14 days', () => {
+    const queueId = logicalIdOf(build, build.consumer.onFailureQueue as sqs.Queue);
+    build.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateAgeOfOldestMessage', Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+      Statistic: 'Maximum', Threshold: 846_720, // 9.8 days
+      AlarmDescription: Match.stringLikeRegexp('in the on-failure queue, 70 % of the 14 days'),
+    });
+  });
+
+  it('all notify the alarm topic: nine of them', () => {
     const alarms = Object.values(build.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(9);
     expect(Object.keys(build.consumer.alarms).sort()).toEqual(
-      ['collisions', 'duplicateRate', 'failedRate', 'functionErrors', 'offsetLag', 'onFailureQueueNotEmpty', 'rejected', 'throttles']);
+      ['collisions', 'duplicateRate', 'failedRate', 'functionErrors', 'offsetLag', 'onFailureQueueAge', 'onFailureQueueNotEmpty', 'rejected', 'throttles']);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^Alarms/) }]);
   });
 });
@@ -382,7 +434,7 @@ describe('cdk-nag AwsSolutions on the consumer', () => {
       it('says true things in its reasons: * only for the six network actions; the acknowledged queue is the mapping\'s on-failure destination', () => {
         for (const ack of acknowledgments(build.stack)) {
           if (ack.rule === 'AwsSolutions-IAM5[Resource::*]') {
-            const wildcard = roleStatements(build.template).filter((s) => s.Resource === '*');
+            const wildcard = onWildcard(roleStatements(build.template));
             expect(wildcard.map((s) => actionsOf(s).sort())).toEqual([[...KAFKA_POLLER_NETWORK_ACTIONS].sort()]);
           } else if (ack.rule === 'AwsSolutions-SQS3') {
             const queueId = logicalIdOf(build, build.consumer.onFailureQueue as sqs.Queue);

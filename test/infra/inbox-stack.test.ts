@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AURORA_POSTGRES_VERSION, InboxStack } from '../../lib/inbox-stack.js';
-import { migrationsHash } from '../../lib/migrations-hash.js';
-import { INBOX_OUTCOMES } from '../../lib/outcome-metrics.js';
-import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { AURORA_POSTGRES_VERSION, InboxStack } from '../../lib/stack/inbox-stack.js';
+import { migrationsHash } from '../../lib/stack/migrations-hash.js';
+import { INBOX_OUTCOMES } from '../../lib/consumer/outcome-metrics.js';
+import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -79,6 +79,10 @@ describe('the reference stack with the default context (bundled once)', () => {
       template.hasResourceProperties('AWS::RDS::DBInstance', { DBInstanceClass: 'db.serverless', PubliclyAccessible: false });
     });
 
+    it('keeps the pinned version: no automatic minor version upgrade moves the cluster past the version the template names', () => {
+      template.hasResourceProperties('AWS::RDS::DBInstance', { AutoMinorVersionUpgrade: false });
+    });
+
     it('runs a version with the Data API (17.4+) and auto-pause (13.15+, 14.12+, 15.7+, 16.3+, any 17)', () => {
       const [major, minor] = AURORA_POSTGRES_VERSION.auroraPostgresFullVersion.split('.').map(Number) as [number, number];
       const autoPauseMinor: Record<number, number> = { 13: 15, 14: 12, 15: 7, 16: 3, 17: 4 };
@@ -138,10 +142,14 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 
   describe('order worker', () => {
-    it('consumes a FIFO queue with a FIFO DLQ', () => {
+    it('consumes a FIFO queue with a FIFO DLQ (the third queue is the cleanup schedule\'s DLQ)', () => {
       const queues = Object.values(template.findResources('AWS::SQS::Queue')) as Resources[string][];
-      expect(queues).toHaveLength(2);
-      expect(queues.every((queue) => queue.Properties.FifoQueue === true)).toBe(true);
+      expect(queues.map((queue) => queue.Properties.FifoQueue ?? false).sort()).toEqual([false, true, true]);
+    });
+
+    it('refuses messages without the idempotency-key attribute: the producer always sends it, and a redrive keeps only it', () => {
+      const worker = functionByDescription(template, /Inbox consumer order-worker/);
+      expect((worker.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({ INBOX_REQUIRE_KEY_ATTRIBUTE: 'true' });
     });
 
     it('runs outside the VPC (the Data API needs none), after the migrations', () => {
@@ -168,19 +176,24 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 
   describe('cleanup', () => {
-    it('runs daily on an EventBridge schedule with the retention and batch size as configuration', () => {
-      const cleanup = functionByDescription(template, /Deletes inbox rows older than 21 days/);
+    it('runs daily on an EventBridge schedule with the retention and batch size as configuration, and a DLQ for runs it gave up on', () => {
+      const cleanup = functionByDescription(template, /Deletes inbox rows older than 25 days/);
       expect(cleanup.Properties.VpcConfig).toBeUndefined();
       expect((cleanup.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
-        RETENTION_DAYS: '21', CLEANUP_BATCH_SIZE: '1000',
+        RETENTION_DAYS: '25', CLEANUP_BATCH_SIZE: '1000',
         CLUSTER_ARN: expect.anything(), SECRET_ARN: expect.anything(), DATABASE_NAME: 'inbox',
       });
       const cleanupId = Object.entries(template.findResources('AWS::Lambda::Function'))
         .find(([, fn]) => fn.Properties.Description === cleanup.Properties.Description)![0];
+      const deadLetterQueue = logicalIdOf(template, 'AWS::SQS::Queue', { FifoQueue: Match.absent() });
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: 'cron(17 3 * * ? *)',
-        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [cleanupId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2 } })],
+        Targets: [Match.objectLike({
+          Arn: { 'Fn::GetAtt': [cleanupId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2 },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [deadLetterQueue, 'Arn'] } },
+        })],
       });
+      template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400, FifoQueue: Match.absent() });
     });
 
     it('alarms when it fails', () => {
@@ -213,6 +226,27 @@ describe('the reference stack with the default context (bundled once)', () => {
 
 describe('the cleanup alarms (unbundled)', () => {
   const { template } = synthStack();
+  const ruleId = () => logicalIdOf(template, 'AWS::Events::Rule');
+
+  it('alarm when the cleanup is not invoked on two days in a row, a day without data counting as one', () => {
+    const cleanupId = Object.entries(template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('Deletes inbox rows') } }))[0]![0];
+    const [alarm, ...others] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Invocations' } }));
+    expect(others).toEqual([]);
+    expect(alarm!.Properties).toMatchObject({
+      Namespace: 'AWS/Lambda', Dimensions: [{ Name: 'FunctionName', Value: { Ref: cleanupId } }], Statistic: 'Sum', Period: 86_400,
+      EvaluationPeriods: 2, DatapointsToAlarm: 2, Threshold: 1, ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'breaching',
+    });
+  });
+
+  it('alarm when EventBridge gives up invoking the cleanup: failed, sent to the DLQ, or not even that', () => {
+    const [alarm] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp('EventBridge gave up') } }));
+    expect(alarm!.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+    const metrics = alarm!.Properties.Metrics as { Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: unknown } } }[];
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('FILL(failed, 0) + FILL(dlq, 0) + FILL(notDlq, 0)');
+    const stats = metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat!.Metric);
+    expect(stats.map((m) => m.MetricName).sort()).toEqual(['FailedInvocations', 'InvocationsFailedToBeSentToDlq', 'InvocationsSentToDlq']);
+    for (const metric of stats) expect(metric).toMatchObject({ Namespace: 'AWS/Events', Dimensions: [{ Name: 'RuleName', Value: { Ref: ruleId() } }] });
+  });
 
   it('alarm when the backlog lasts: no run finished (done = 0) on each of 3 days', () => {
     const [alarm, ...others] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'done' } }));
@@ -270,7 +304,7 @@ describe('the alarm topic (unbundled)', () => {
 
   it('receives every alarm of the stack, the cleanup\'s included', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(10);
+    expect(alarms).toHaveLength(10 + 4);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId() }]);
   });
 
@@ -296,8 +330,16 @@ describe('the reference stack with context given', () => {
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'sqs-inbox-prod' });
   });
 
-  it('refuses a retention shorter than the queue and the DLQ keep a message together (4 + 14 days)', () => {
-    expect(() => synthStack({ retentionDays: 17 })).toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's/);
-    expect(() => synthStack({ retentionDays: 18 })).not.toThrow();
+  it('refuses a retention shorter than a message can come back: the queue, the DLQ, and the queue again after a redrive (4 + 14 + 4 days)', () => {
+    expect(() => synthStack({ retentionDays: 21 })).toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's plus the queue's again/);
+    expect(() => synthStack({ retentionDays: 22 })).not.toThrow();
+  });
+
+  it('keeps the alarm topic\'s key as the stage keeps its data: retained with retain, deleted with snapshot or destroy', () => {
+    const keyPolicy = (removalPolicy: string) =>
+      (Object.values(synthStack({ removalPolicy }).template.findResources('AWS::KMS::Key')) as Resources[string][]).map((key) => key.DeletionPolicy);
+    expect(keyPolicy('retain')).toEqual(['Retain']);
+    expect(keyPolicy('snapshot')).toEqual(['Delete']);
+    expect(keyPolicy('destroy')).toEqual(['Delete']);
   });
 });

@@ -2,8 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type * as rds from 'aws-cdk-lib/aws-rds';
-import { InboxKafkaConsumer } from '../../lib/inbox-kafka-consumer.js';
-import type { InboxKafkaConsumerProps } from '../../lib/inbox-kafka-consumer.js';
+import { InboxKafkaConsumer } from '../../lib/kafka/inbox-kafka-consumer.js';
+import type { InboxKafkaConsumerProps } from '../../lib/kafka/inbox-kafka-consumer-props.js';
 import { WORKER_ENTRY, clusterStack } from './consumer-fixture.js';
 
 /** An MSK cluster ARN of the documented shape. */

@@ -11,7 +11,7 @@ import { handler } from '../../functions/migrate/index.js';
 import { onMigrationsEvent } from '../../functions/migrate/on-event.js';
 import { isResuming, untilResumed } from '../../functions/inbox/data-api/index.js';
 import { migrationsHashOf, readMigrations } from '../../functions/inbox/migrations/index.js';
-import { migrationsHash } from '../../lib/migrations-hash.js';
+import { migrationsHash } from '../../lib/stack/migrations-hash.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { databaseUrl } from '../../local/scratch-database.js';
 import { lambdaContext } from '../support/sqs-events.js';

@@ -1,9 +1,10 @@
 import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { InboxStack } from '../../lib/inbox-stack.js';
-import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { InboxStack } from '../../lib/stack/inbox-stack.js';
+import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
 import { acknowledgments, unacknowledgedFindings } from '../support/nag.js';
 
 /** The reference stack from `context`; bundling is skipped, cdk-nag reads the template, not the code. */
@@ -33,12 +34,26 @@ describe('cdk-nag AwsSolutions on the reference stack', () => {
   it('gives every acknowledgment a reason of its own', () => {
     const acks = acknowledgments(referenceStack().stack);
     expect(acks.map((ack) => ack.rule.replace(/^Annotation::/, '').replace(/\[.*$/, '')).sort())
-      .toEqual(['AwsSolutions-IAM5', 'AwsSolutions-RDS10', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4', 'AwsSolutions-SMG4', 'AwsSolutions-SMG4']);
+      .toEqual(['AwsSolutions-IAM5', 'AwsSolutions-RDS10', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4', 'AwsSolutions-SMG4', 'AwsSolutions-SMG4', 'AwsSolutions-SQS3']);
     for (const ack of acks) {
       expect(typeof ack.reason).toBe('string');
       expect((ack.reason as string).length).toBeGreaterThan(60);
     }
     expect(new Set(acks.map((ack) => ack.reason)).size).toBe(acks.length);
+  });
+
+  it('says true things of the queue it lets go without a DLQ: it is the cleanup schedule target\'s DLQ, and no queue redrives into it', () => {
+    const { stack } = referenceStack();
+    const [ack, ...others] = acknowledgments(stack).filter((entry) => entry.rule.endsWith('AwsSolutions-SQS3'));
+    expect(others).toEqual([]);
+    expect(ack!.path).toBe('SqsInbox-nag/CleanupScheduleDeadLetterQueue');
+    const template = Template.fromStack(stack);
+    const queueId = stack.getLogicalId((stack.node.findChild('CleanupScheduleDeadLetterQueue') as sqs.Queue).node.defaultChild as sqs.CfnQueue);
+    template.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } } })] });
+    const redrives = JSON.stringify(template.findResources('AWS::SQS::Queue'));
+    const workerDlq = stack.getLogicalId(stack.orderWorker.deadLetterQueue!.node.defaultChild as sqs.CfnQueue);
+    expect(redrives).toContain(`"deadLetterTargetArn":{"Fn::GetAtt":["${workerDlq}"`);
+    expect(redrives).not.toContain(`"deadLetterTargetArn":{"Fn::GetAtt":["${queueId}"`);
   });
 
   it('accepts unrotated secrets only for the owner and the two function roles, each reason naming its role', () => {

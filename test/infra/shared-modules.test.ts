@@ -1,9 +1,50 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/** The modules each file imports, by the `from '...'` of its import and export statements. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The modules a file imports, by the `from '...'` of its import and export statements (type-only ones included). */
 const importsOf = (file: string): string[] =>
-  [...readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8').matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'([^']+)'/gm)].map((match) => match[1]!);
+  [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/^\s*(?:import|export)\b[^;]*?from\s+'([^']+)'/gm)].map((match) => match[1]!);
+
+/** Every .ts file below `dir`, relative to the repository. */
+const filesBelow = (dir: string): string[] => readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+  .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
+
+/** The lib/ files each lib/ file imports, resolved. */
+function libGraph(): Map<string, string[]> {
+  return new Map(filesBelow('lib').map((file) => [file, importsOf(file)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => path.normalize(path.join(path.dirname(file), spec.replace(/\.js$/, '.ts'))))
+    .filter((target) => target.startsWith('lib/'))]));
+}
+
+/** One import cycle of `graph`, as the files around it, or `undefined` when there is none. */
+function findCycle(graph: Map<string, string[]>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  const visit = (file: string): string[] | undefined => {
+    if (state.get(file) === 'done') return undefined;
+    if (state.get(file) === 'open') return [...trail.slice(trail.indexOf(file)), file];
+    state.set(file, 'open');
+    trail.push(file);
+    for (const next of graph.get(file) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    trail.pop();
+    state.set(file, 'done');
+    return undefined;
+  };
+  for (const file of graph.keys()) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
 
 describe('the runtime files lib/ may import (the eslint exceptions)', () => {
   it('functions/inbox/contract.ts imports nothing: plain constants only', () => {
@@ -15,6 +56,39 @@ describe('the runtime files lib/ may import (the eslint exceptions)', () => {
   });
 
   it('the reading of imports sees an import when there is one', () => {
-    expect(importsOf('lib/migrations-hash.ts')).toContain('../functions/inbox/migrations/migrations-hash.js');
+    expect(importsOf('lib/stack/migrations-hash.ts')).toContain('../../functions/inbox/migrations/migrations-hash.js');
+  });
+
+  it('are the only runtime files any lib/ file imports', () => {
+    const runtime = filesBelow('lib').flatMap((file) => importsOf(file)
+      .filter((spec) => spec.includes('functions/'))
+      .map((spec) => path.normalize(path.join(path.dirname(file), spec))));
+    expect(runtime.length).toBeGreaterThan(0);
+    expect([...new Set(runtime)].sort()).toEqual(['functions/inbox/contract.js', 'functions/inbox/migrations/migrations-hash.js']);
+  });
+});
+
+describe('lib/ has no import cycle', () => {
+  it('across all its files, type-only imports included', () => {
+    const graph = libGraph();
+    expect(graph.size).toBeGreaterThan(30);
+    expect(findCycle(graph)).toBeUndefined();
+  });
+
+  it('the search finds a cycle when there is one', () => {
+    expect(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', []]]))).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('the published entry (lib/index.ts) reaches nothing of the reference stack', () => {
+    const graph = libGraph();
+    const reached = new Set<string>();
+    const walk = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of graph.get(file) ?? []) walk(next);
+    };
+    walk('lib/index.ts');
+    expect(reached.size).toBeGreaterThan(20);
+    expect([...reached].filter((file) => file.startsWith('lib/stack/') || file.startsWith('lib/cleanup/'))).toEqual([]);
   });
 });

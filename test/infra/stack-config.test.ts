@@ -1,17 +1,18 @@
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
-import { stackConfigFromContext } from '../../lib/stack-config.js';
+import { scheduleExpressionProblem } from '../../lib/cleanup/schedule-expression.js';
+import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
 import { CLEANUP_BATCH_SIZE } from '../../functions/inbox/contract.js';
 
 const configOf = (context: Record<string, unknown>) => stackConfigFromContext(new App({ context }).node);
 
 describe('stack context defaults', () => {
-  it('are a dev stage that pauses at 0 ACU, keeps a snapshot on removal and cleans daily after 21 days (4 days of queue plus 14 of DLQ, and 3 to spare)', () => {
+  it('are a dev stage that pauses at 0 ACU, keeps a snapshot on removal and cleans daily after 25 days (4 days of queue, 14 of DLQ, 4 after a redrive, and 3 to spare)', () => {
     const config = configOf({});
     expect(config).toMatchObject({
       stage: 'dev', deletionProtection: false, removalPolicy: RemovalPolicy.SNAPSHOT, minCapacity: 0, maxCapacity: 2,
-      retentionDays: 21, cleanupBatchSize: 1000, cleanupSchedule: 'cron(17 3 * * ? *)', alarmEmail: undefined,
+      retentionDays: 25, cleanupBatchSize: 1000, cleanupSchedule: 'cron(17 3 * * ? *)', alarmEmail: undefined,
     });
     expect(config.autoPause.toMinutes()).toBe(5);
   });
@@ -68,11 +69,28 @@ describe('bad stack context', () => {
   });
 
   it.each([
-    'rate(1 minute)', 'rate(5 minutes)', 'rate(1 hour)', 'rate(12 hours)', 'rate(1 day)', 'rate(7 days)',
-    'cron(17 3 * * ? *)', 'cron(0 12 ? * MON-FRI *)', 'cron(0/15 * * * ? *)', 'cron(0 8 1 * ? *)', 'cron(0 18 ? * 6L *)',
-    'cron(0 10 ? * 2#1 *)', 'cron(0 9 L * ? *)', 'cron(0 9 15W * ? *)', 'cron(0 0 1 JAN,JUL ? 2030-2035)', 'cron(5,35 8-17/2 ? * SUN,SAT *)',
-  ])('cleanupSchedule %s is accepted', (cleanupSchedule) => {
+    'rate(1 minute)', 'rate(5 minutes)', 'rate(1 hour)', 'rate(12 hours)', 'rate(24 hours)', 'rate(1 day)', 'rate(1440 minutes)',
+    'cron(17 3 * * ? *)', 'cron(0/15 * * * ? *)', 'cron(5,35 8-17/2 * * ? *)', 'cron(0 3 ? * * *)',
+  ])('cleanupSchedule %s, at least daily, is accepted', (cleanupSchedule) => {
     expect(configOf({ cleanupSchedule }).cleanupSchedule).toBe(cleanupSchedule);
+  });
+
+  it.each([
+    ['rate(7 days)', /it runs every 7 days, less often than daily/],
+    ['rate(25 hours)', /less often than daily/],
+    ['cron(0 12 ? * MON-FRI *)', /it runs only on the days its day-of-week field names/],
+    ['cron(0 8 1 * ? *)', /its day-of-month field names/],
+    ['cron(0 0 1 JAN,JUL ? 2030-2035)', /its day-of-month and month and year fields name/],
+  ])('cleanupSchedule %s, valid but not daily, is refused: the not-running alarm looks for a run each day', (cleanupSchedule, why) => {
+    expect(() => configOf({ cleanupSchedule })).toThrow(/context cleanupSchedule must be an EventBridge schedule expression that runs at least once a day/);
+    expect(() => configOf({ cleanupSchedule })).toThrow(why);
+  });
+
+  it.each([
+    'rate(7 days)', 'cron(0 12 ? * MON-FRI *)', 'cron(0 8 1 * ? *)', 'cron(0 18 ? * 6L *)', 'cron(0 10 ? * 2#1 *)', 'cron(0 9 L * ? *)',
+    'cron(0 9 15W * ? *)', 'cron(0 0 1 JAN,JUL ? 2030-2035)', 'cron(5,35 8-17/2 ? * SUN,SAT *)',
+  ])('%s is an expression EventBridge takes', (expression) => {
+    expect(scheduleExpressionProblem(expression)).toBeUndefined();
   });
 
   it('alarmEmail must look like an e-mail address', () => {

@@ -14,7 +14,7 @@ import { dataApiDatabase } from '../../functions/inbox/data-api/index.js';
 import { recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { INBOX_DATABASE_ROLES } from '../../lib/database-roles.js';
-import { migrationsHash } from '../../lib/migrations-hash.js';
+import { migrationsHash } from '../../lib/stack/migrations-hash.js';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type DataApiCredentials, type RunningDataApi } from '../../local/data-api/index.js';
 import { passwordCheckingDatabase, type FreshDatabase } from '../support/database.js';
 import { inboxRows, orderRow, seedOrders } from '../support/orders.js';

@@ -14,7 +14,7 @@ import { passwordCheckingDatabase, type FreshDatabase } from '../support/databas
 import { seedOrders } from '../support/orders.js';
 import { rotationWorld, signedInWith, type RotationWorld } from '../support/role-rotation.js';
 import type { RotationInvocation, RotationRun } from '../../local/secrets-manager/index.js';
-import { migrationsHash } from '../../lib/migrations-hash.js';
+import { migrationsHash } from '../../lib/stack/migrations-hash.js';
 import { LOCAL_DATA_API_TARGET } from '../../local/data-api/index.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
 import { thrown } from '../support/thrown.js';

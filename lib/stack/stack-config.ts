@@ -1,8 +1,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
-import { CLEANUP_BATCH_SIZE } from '../functions/inbox/contract.js';
-import { InfraConfigError } from './infra-config-error.js';
-import { scheduleExpressionProblem } from './schedule-expression.js';
+import { CLEANUP_BATCH_SIZE } from '../../functions/inbox/contract.js';
+import { InfraConfigError } from '../infra-config-error.js';
+import { dailyScheduleProblem, scheduleExpressionProblem } from '../cleanup/schedule-expression.js';
 
 /** The reference stack's settings, read from CDK context (`cdk.json` or `-c key=value`). */
 export interface InboxStackConfig {
@@ -22,7 +22,7 @@ export interface InboxStackConfig {
   readonly retentionDays: number;
   /** Rows the cleanup deletes per statement. */
   readonly cleanupBatchSize: number;
-  /** EventBridge schedule expression of the cleanup. */
+  /** EventBridge schedule expression of the cleanup; it runs at least once a day. */
   readonly cleanupSchedule: string;
   /** Where the alarm topic sends e-mail; `undefined` for no subscription. */
   readonly alarmEmail: string | undefined;
@@ -44,9 +44,10 @@ export const STACK_CONTEXT_DEFAULTS = {
   minCapacity: 0,
   maxCapacity: 2,
   autoPauseMinutes: 5,
-  // 21 days: the order worker's queue keeps a message 4 days and its DLQ 14, so a message can be
-  // redelivered up to 18 days after its claim; 3 more days cover a late redrive and a missed cleanup.
-  retentionDays: 21,
+  // 25 days: the order worker's queue keeps a message 4 days and its DLQ 14, and a redrive puts it
+  // back in the queue for 4 more, so a copy can arrive up to 22 days after its claim; 3 more days
+  // cover a cleanup that runs late or fails a day.
+  retentionDays: 25,
   cleanupBatchSize: CLEANUP_BATCH_SIZE.default,
   cleanupSchedule: 'cron(17 3 * * ? *)',
   /** Empty: the alarm topic has no subscription until one is given (`-c alarmEmail=ops@example.com`). */
@@ -78,6 +79,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isHalfStep = (value: unknown): boolean => isNumber(value) && Number.isInteger(value * 2);
 
+const cleanupScheduleProblem = (expression: string): string | undefined => scheduleExpressionProblem(expression) ?? dailyScheduleProblem(expression);
+
 const CONTEXT_RULES: readonly ContextRule[] = [
   { key: 'stage', breaks: (v) => typeof v !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(v), expected: 'lower-case letters, digits and dashes, starting with a letter, at most 20 characters' },
   { key: 'deletionProtection', breaks: (v) => typeof v !== 'boolean', expected: 'true or false' },
@@ -93,9 +96,10 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   },
   {
     key: 'cleanupSchedule',
-    breaks: (v) => typeof v !== 'string' || scheduleExpressionProblem(v) !== undefined,
-    expected: 'an EventBridge schedule expression such as rate(1 day) or cron(17 3 * * ? *)',
-    why: (v) => (typeof v === 'string' ? scheduleExpressionProblem(v) : undefined),
+    breaks: (v) => typeof v !== 'string' || cleanupScheduleProblem(v) !== undefined,
+    // Daily at least: the not-running alarm looks for a run on each of two days, the backlog alarm counts days.
+    expected: 'an EventBridge schedule expression that runs at least once a day, such as rate(1 day) or cron(17 3 * * ? *)',
+    why: (v) => (typeof v === 'string' ? cleanupScheduleProblem(v) : undefined),
   },
   { key: 'alarmEmail', breaks: (v) => typeof v !== 'string' || (v !== '' && !EMAIL.test(v)), expected: 'an e-mail address such as ops@example.com, or empty for none' },
 ];

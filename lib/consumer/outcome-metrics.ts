@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { INBOX_METRICS, OutcomeKind } from '../functions/inbox/contract.js';
+import { INBOX_METRICS, OutcomeKind } from '../../functions/inbox/contract.js';
 
 /**
  * The outcomes the runtime counts, one EMF metric (unit Count) each.
@@ -22,6 +22,25 @@ export interface OutcomeMetricSource {
 }
 
 /**
+ * A count the runtime publishes for a consumer (an outcome, `keyFallback`), summed over `period`.
+ *
+ * @example
+ * ```ts
+ * inboxMetric({ namespace: 'SqsInbox', serviceName: 'order-worker' }, INBOX_METRICS.keyFallback).createAlarm(this, 'KeyFallback', { threshold: 1, evaluationPeriods: 1 });
+ * ```
+ */
+export function inboxMetric(source: OutcomeMetricSource, metricName: string, period = Duration.minutes(5)): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: source.namespace,
+    metricName,
+    dimensionsMap: { service: source.serviceName },
+    statistic: cloudwatch.Stats.SUM,
+    unit: cloudwatch.Unit.COUNT,
+    period,
+  });
+}
+
+/**
  * A consumer's count of one outcome, summed over `period`.
  *
  * @example
@@ -30,14 +49,7 @@ export interface OutcomeMetricSource {
  * ```
  */
 export function outcomeMetric(source: OutcomeMetricSource, outcome: InboxOutcome, period = Duration.minutes(5)): cloudwatch.Metric {
-  return new cloudwatch.Metric({
-    namespace: source.namespace,
-    metricName: outcome,
-    dimensionsMap: { service: source.serviceName },
-    statistic: cloudwatch.Stats.SUM,
-    unit: cloudwatch.Unit.COUNT,
-    period,
-  });
+  return inboxMetric(source, outcome, period);
 }
 
 /**
@@ -59,6 +71,16 @@ export function processingLatencyMetric(source: OutcomeMetricSource, statistic: 
   });
 }
 
+/** One outcome count over the sum of others, a period without records having no value (0 / 0). */
+function outcomeShare(source: OutcomeMetricSource, share: InboxOutcome, of: readonly InboxOutcome[], label: string, period: Duration): cloudwatch.MathExpression {
+  return new cloudwatch.MathExpression({
+    expression: `FILL(${share}, 0) / (${of.map((outcome) => `FILL(${outcome}, 0)`).join(' + ')})`,
+    usingMetrics: Object.fromEntries([share, ...of].map((outcome) => [outcome, outcomeMetric(source, outcome, period)])),
+    label,
+    period,
+  });
+}
+
 /**
  * Duplicates as a share of processed plus duplicate messages. A period with no messages has no
  * value (0 / 0), so the alarm on it treats missing data as fine.
@@ -69,15 +91,7 @@ export function processingLatencyMetric(source: OutcomeMetricSource, statistic: 
  * ```
  */
 export function duplicateRateMetric(source: OutcomeMetricSource, period = Duration.minutes(5)): cloudwatch.MathExpression {
-  return new cloudwatch.MathExpression({
-    expression: 'FILL(duplicate, 0) / (FILL(processed, 0) + FILL(duplicate, 0))',
-    usingMetrics: {
-      duplicate: outcomeMetric(source, 'duplicate', period),
-      processed: outcomeMetric(source, 'processed', period),
-    },
-    label: 'duplicate rate',
-    period,
-  });
+  return outcomeShare(source, 'duplicate', ['processed', 'duplicate'], 'duplicate rate', period);
 }
 
 /**
@@ -90,14 +104,5 @@ export function duplicateRateMetric(source: OutcomeMetricSource, period = Durati
  * ```
  */
 export function failedRateMetric(source: OutcomeMetricSource, period = Duration.minutes(5)): cloudwatch.MathExpression {
-  return new cloudwatch.MathExpression({
-    expression: 'FILL(failed, 0) / (FILL(processed, 0) + FILL(duplicate, 0) + FILL(failed, 0))',
-    usingMetrics: {
-      failed: outcomeMetric(source, 'failed', period),
-      processed: outcomeMetric(source, 'processed', period),
-      duplicate: outcomeMetric(source, 'duplicate', period),
-    },
-    label: 'failed rate',
-    period,
-  });
+  return outcomeShare(source, 'failed', ['processed', 'duplicate', 'failed'], 'failed rate', period);
 }

@@ -46,6 +46,9 @@ export interface OutcomeAlarmsProps {
   readonly throttled: string;
 }
 
+/** The words in which the shared alarms say what a consumer's event source does with a failure. */
+export type OutcomeAlarmWords = Pick<OutcomeAlarmsProps, 'unit' | 'wholeBatchRetry' | 'failedRetry' | 'throttled'>;
+
 /** An alarm on a count: it fires on the first one and treats a period without data as fine. */
 export const ALARM_AT_LEAST_ONCE = {
   threshold: 1,

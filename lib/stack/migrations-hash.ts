@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { migrationsHashOf } from '../functions/inbox/migrations/migrations-hash.js';
+import { migrationsHashOf } from '../../functions/inbox/migrations/migrations-hash.js';
 
 /**
  * The hash of the `.sql` files of a folder (`migrationsHashOf`, the one implementation the migrate

@@ -1,40 +1,32 @@
-import type { Duration } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { InfraConfigError } from './infra-config-error.js';
-import { SQS_MAX_CONCURRENCY } from './inbox-consumer-settings.js';
-import type { InboxConsumerSettings, QueueFacts } from './inbox-consumer-settings.js';
+import { isWhole, seconds } from '../consumer/consumer-rules.js';
+import type { ConsumerRule } from '../consumer/consumer-rules.js';
+import type { QueueFacts } from '../consumer/queue-facts.js';
+import { SQS_MAX_CONCURRENCY } from './sqs-settings.js';
+import type { SqsSettings } from './sqs-settings.js';
 
-/** One thing an `InboxConsumer` refuses: `breaks` says whether the settings do it, `message` what to change. */
-export interface InboxConsumerRule {
-  readonly breaks: (s: InboxConsumerSettings) => boolean;
-  readonly message: (s: InboxConsumerSettings) => string;
-}
-
-const seconds = (d: Duration): string => `${d.toSeconds({ integral: false })} s`;
 const retention = (queue: QueueFacts | undefined): string => {
   if (queue === undefined) return '0 s (no dead-letter queue the construct can read)';
-  return queue.retention === undefined ? 'unknown (an imported queue)' : seconds(queue.retention);
+  return queue.retention === undefined ? '0 s (an imported queue, whose retention cannot be read)' : seconds(queue.retention);
 };
 const kind = (fifo: boolean): string => (fifo ? 'FIFO' : 'standard');
-const isWhole = (n: number, min: number, max: number): boolean => Number.isInteger(n) && n >= min && n <= max;
-const isShare = (n: number): boolean => n > 0 && n < 1;
-const isAcu = (n: number): boolean => Number.isInteger(n * 2) && n >= 0.5 && n <= 256;
 
 /** SQS event source limits (Lambda's, not ours). */
 const FIFO_MAX_BATCH = 10;
-const STANDARD_MAX_BATCH = 10_000;
+const BATCH_SIZE = { min: 1, max: 10_000 } as const;
 const MAX_BATCHING_WINDOW_SECONDS = 300;
+const MAX_RECEIVE_COUNT = { min: 5, max: 1000 } as const;
 
 /**
- * Everything an `InboxConsumer` refuses at synth time, checked in this order before anything is
- * built. Each message quotes the value given.
+ * What an `InboxConsumer` refuses at synth time beyond the shared rules (`COMMON_RULES`), checked
+ * in this order before anything is built. Each message quotes the value given.
  *
  * @example
  * ```ts
- * const broken = INBOX_CONSUMER_RULES.filter((rule) => rule.breaks(settings)).map((rule) => rule.message(settings));
+ * const broken = SQS_RULES.filter((rule) => rule.breaks(settings));
  * ```
  */
-export const INBOX_CONSUMER_RULES: readonly InboxConsumerRule[] = [
+export const SQS_RULES: readonly ConsumerRule<SqsSettings>[] = [
   {
     breaks: (s) => s.props.queue !== undefined && s.props.queueProps !== undefined,
     message: () => 'InboxConsumer takes an existing queue or queue props, not both: drop queueProps (the existing queue keeps its own settings) or drop queue.',
@@ -61,16 +53,16 @@ export const INBOX_CONSUMER_RULES: readonly InboxConsumerRule[] = [
     message: (s) => `maxReceiveCount applies to a queue the construct makes, but ${s.props.maxReceiveCount} was provided with an existing queue: set the redrive policy on that queue instead.`,
   },
   {
-    breaks: (s) => !isWhole(s.maxReceiveCount, 5, 1000),
-    message: (s) => `maxReceiveCount must be a whole number from 5 to 1000, so that throttling and transient failures do not dead-letter a good message, but ${s.maxReceiveCount} was provided.`,
+    breaks: (s) => !isWhole(s.maxReceiveCount, MAX_RECEIVE_COUNT),
+    message: (s) => `maxReceiveCount must be a whole number from ${MAX_RECEIVE_COUNT.min} to ${MAX_RECEIVE_COUNT.max}, so that throttling and transient failures do not dead-letter a good message, but ${s.maxReceiveCount} was provided.`,
   },
   {
     breaks: (s) => s.fifo && s.batchSize > FIFO_MAX_BATCH,
     message: (s) => `A FIFO queue takes a batch size of at most ${FIFO_MAX_BATCH}, but ${s.batchSize} was provided: lower batchSize.`,
   },
   {
-    breaks: (s) => !isWhole(s.batchSize, 1, STANDARD_MAX_BATCH),
-    message: (s) => `batchSize must be a whole number from 1 to ${STANDARD_MAX_BATCH}, but ${s.batchSize} was provided.`,
+    breaks: (s) => !isWhole(s.batchSize, BATCH_SIZE),
+    message: (s) => `batchSize must be a whole number from ${BATCH_SIZE.min} to ${BATCH_SIZE.max}, but ${s.batchSize} was provided.`,
   },
   {
     breaks: (s) => s.fifo && s.props.maxBatchingWindow !== undefined,
@@ -85,12 +77,8 @@ export const INBOX_CONSUMER_RULES: readonly InboxConsumerRule[] = [
     message: (s) => `maxBatchingWindow must be at most ${MAX_BATCHING_WINDOW_SECONDS} s, but ${seconds(s.props.maxBatchingWindow!)} was provided.`,
   },
   {
-    breaks: (s) => s.props.maxConcurrency !== undefined && !isWhole(s.props.maxConcurrency, SQS_MAX_CONCURRENCY.min, SQS_MAX_CONCURRENCY.max),
+    breaks: (s) => s.props.maxConcurrency !== undefined && !isWhole(s.props.maxConcurrency, SQS_MAX_CONCURRENCY),
     message: (s) => `maxConcurrency must be a whole number from ${SQS_MAX_CONCURRENCY.min} to ${SQS_MAX_CONCURRENCY.max}, but ${s.props.maxConcurrency} was provided.`,
-  },
-  {
-    breaks: (s) => s.props.clusterMaxCapacity !== undefined && !isAcu(s.props.clusterMaxCapacity),
-    message: (s) => `clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 (the cluster's Aurora Serverless v2 maximum), but ${s.props.clusterMaxCapacity} was provided.`,
   },
   {
     breaks: (s) => s.queue.visibilityTimeout !== undefined
@@ -105,35 +93,17 @@ export const INBOX_CONSUMER_RULES: readonly InboxConsumerRule[] = [
       + `a queue and its DLQ must be of the same kind, so give a ${kind(s.queue.fifo)} deadLetterQueue.`,
   },
   {
-    breaks: (s) => s.longestMessageLife !== undefined && s.inboxRetention.toMilliseconds() < s.longestMessageLife.toMilliseconds(),
-    message: (s) => `The inbox retention must be at least the queue's message retention plus the dead-letter queue's, because a message can `
-      + 'wait out the first and then the second (a FIFO DLQ resets the enqueue time, and a redrive starts it again); a shorter one lets a late '
-      + `redelivery find no claim and be applied again. But an inboxRetention of ${seconds(s.inboxRetention)} was provided for a queue retention of `
-      + `${retention(s.queue)} plus a DLQ retention of ${retention(s.deadLetterQueue)}: raise inboxRetention to ${seconds(s.longestMessageLife!)} or shorten a retentionPeriod.`,
+    breaks: (s) => s.inboxRetention.toMilliseconds() < s.longestMessageLife.toMilliseconds(),
+    message: (s) => 'The inbox retention must be at least the queue\'s message retention plus the dead-letter queue\'s plus the queue\'s again: a message '
+      + 'can wait out the queue, then the DLQ (a FIFO DLQ restarts its retention), and a redrive then puts a copy back in the queue with a new '
+      + 'messageId and enqueue time, a second life there; a shorter one lets a late redelivery find no claim and be applied again. But an '
+      + `inboxRetention of ${seconds(s.inboxRetention)} was provided for a queue retention of ${retention(s.queue)} plus a DLQ retention of `
+      + `${retention(s.deadLetterQueue)} plus ${retention(s.queue)} after a redrive: raise inboxRetention to ${seconds(s.longestMessageLife)} or shorten a retentionPeriod.`,
   },
   {
-    breaks: (s) => !isShare(s.duplicateRateThreshold),
-    message: (s) => `duplicateRateThreshold is a share between 0 and 1 (0.1 means 10 %), but ${s.duplicateRateThreshold} was provided.`,
-  },
-  {
-    breaks: (s) => !isShare(s.failedRateThreshold),
-    message: (s) => `failedRateThreshold is a share between 0 and 1 (0.05 means 5 %), but ${s.failedRateThreshold} was provided.`,
-  },
-  {
-    breaks: (s) => s.secret === undefined,
-    message: () => 'The cluster has no secret the construct can see (an imported cluster has none): pass the secret the Data API signs in with as secret.',
+    breaks: (s) => !s.fifo && s.deadLetterLife !== undefined && s.deadLetterLife.toSeconds() <= 0,
+    message: (s) => 'A standard dead-letter queue keeps a message\'s first enqueue time, so a message that spent its time in the queue expires on '
+      + `arriving in a DLQ that keeps it no longer, before anyone sees it. But a DLQ retention of ${retention(s.deadLetterQueue)} was provided for a queue `
+      + `retention of ${retention(s.queue)}: give the dead-letter queue a longer retentionPeriod (up to 14 days) or shorten the queue's.`,
   },
 ];
-
-/**
- * Throws `InfraConfigError` with the message of every rule the settings break, one a line.
- *
- * @example
- * ```ts
- * validateInboxConsumer(resolveSettings(props, id)); // before any resource is made
- * ```
- */
-export function validateInboxConsumer(settings: InboxConsumerSettings): void {
-  const broken = INBOX_CONSUMER_RULES.filter((rule) => rule.breaks(settings)).map((rule) => rule.message(settings));
-  if (broken.length > 0) throw new InfraConfigError(`InboxConsumer ${settings.serviceName}: ${broken.join('\n')}`);
-}

@@ -3,6 +3,7 @@ import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 
 /** The parts of the reference stack whose cdk-nag findings are accepted, and why they are there. */
 export interface InboxStackFindings {
@@ -11,6 +12,8 @@ export interface InboxStackFindings {
   readonly roleSecrets: readonly { readonly role: string; readonly secret: secretsmanager.Secret }[];
   readonly migrateFunction: lambda.Function;
   readonly providerRole: iam.Role;
+  /** The dead-letter queue of the cleanup schedule's target. */
+  readonly cleanupScheduleDeadLetterQueue: sqs.Queue;
   /** The context setting: the deletion protection finding is accepted only when it is off. */
   readonly deletionProtection: boolean;
 }
@@ -22,7 +25,7 @@ export interface InboxStackFindings {
  *
  * @example
  * ```ts
- * suppressInboxStackFindings({ cluster, roleSecrets, migrateFunction, providerRole, deletionProtection: config.deletionProtection });
+ * suppressInboxStackFindings({ cluster, roleSecrets, migrateFunction, providerRole, cleanupScheduleDeadLetterQueue, deletionProtection: false });
  * ```
  */
 export function suppressInboxStackFindings(findings: InboxStackFindings): void {
@@ -55,6 +58,11 @@ export function suppressInboxStackFindings(findings: InboxStackFindings): void {
         + 'set -c deletionProtection=true for a stage whose data matters.',
     });
   }
+  Validations.of(findings.cleanupScheduleDeadLetterQueue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: "This queue is itself a dead-letter queue: the cleanup schedule's target DLQ, where EventBridge puts a run it could not invoke "
+      + 'after its retries (an alarm watches for that). Nothing consumes it with a redrive policy, so it needs no DLQ of its own.',
+  });
   const migrateLogicalId = Stack.of(migrateFunction).getLogicalId(migrateFunction.node.defaultChild as lambda.CfnFunction);
   Validations.of(providerRole).acknowledge({
     id: `AwsSolutions-IAM5[Resource::<${migrateLogicalId}.Arn>:*]`,

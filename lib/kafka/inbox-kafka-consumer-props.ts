@@ -1,12 +1,9 @@
 import type { Duration } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { AuthenticationMethod } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as logs from 'aws-cdk-lib/aws-logs';
-import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import type { InboxConsumerCommonProps } from '../consumer/common-props.js';
 
 /**
  * An Amazon MSK cluster (provisioned or serverless) as the event source.
@@ -79,8 +76,9 @@ export interface SelfManagedKafkaSource {
 export type InboxKafkaSource = MskSource | SelfManagedKafkaSource;
 
 /**
- * What an `InboxKafkaConsumer` takes. The cluster, database, handler, Kafka source, topic and the
- * topic's retention are required; every other setting defaults to what the inbox's guarantees need.
+ * What an `InboxKafkaConsumer` takes: the shared props (`InboxConsumerCommonProps`) and the
+ * topic's. The cluster, database, handler, Kafka source, topic and the topic's retention are
+ * required; every other setting defaults to what the inbox's guarantees need.
  *
  * @example
  * ```ts
@@ -90,54 +88,7 @@ export type InboxKafkaSource = MskSource | SelfManagedKafkaSource;
  * };
  * ```
  */
-export interface InboxKafkaConsumerProps {
-  /** The Aurora cluster the handler reaches through the RDS Data API. */
-  readonly cluster: rds.IDatabaseCluster;
-
-  /**
-   * The secret holding the database credentials the Data API signs in with.
-   * @default the cluster's own secret (`cluster.secret`); an imported cluster has none, so pass one
-   */
-  readonly secret?: secretsmanager.ISecret;
-
-  /** The database that holds the inbox table, given to the handler as DATABASE_NAME. */
-  readonly databaseName: string;
-
-  /** Path of the handler's TypeScript file (one that calls `processKafkaBatch` or uses `kafkaInbox`), bundled with esbuild. */
-  readonly entry: string;
-
-  /**
-   * Exported name of the handler in `entry`.
-   * @default 'handler'
-   */
-  readonly handler?: string;
-
-  /**
-   * Function timeout; at least 10 s, because the runtime starts no record in the last 5 s
-   * (`deadlineMarginMs`) and a claim may wait 5 s on a lock (`lockTimeoutMs`).
-   * @default Duration.seconds(30)
-   */
-  readonly timeout?: Duration;
-
-  /**
-   * Function memory in MiB.
-   * @default 256
-   */
-  readonly memorySize?: number;
-
-  /**
-   * Extra environment variables for the handler. The construct's own (CLUSTER_ARN, SECRET_ARN,
-   * DATABASE_NAME, POWERTOOLS_*) win over these.
-   * @default none
-   */
-  readonly environment?: Record<string, string>;
-
-  /**
-   * Retention of the function's log group.
-   * @default logs.RetentionDays.ONE_MONTH
-   */
-  readonly logRetention?: logs.RetentionDays;
-
+export interface InboxKafkaConsumerProps extends InboxConsumerCommonProps {
   /** The Kafka cluster: `{ kind: 'msk', ... }` or `{ kind: 'self-managed', ... }`. */
   readonly source: InboxKafkaSource;
 
@@ -147,8 +98,9 @@ export interface InboxKafkaConsumerProps {
   /**
    * How long the topic keeps a record (its `retention.ms`), which the construct cannot read. Any
    * record still in the topic can be delivered again (a consumer group reset, a new event source
-   * mapping starting from TRIM_HORIZON), so the inbox must remember it at least this long; for a
-   * compacted topic, give the longest a record may stay readable.
+   * mapping starting from TRIM_HORIZON), and a record written back to the topic (a redrive from
+   * the on-failure destination) is kept this long again, so the inbox must remember it at least
+   * twice this long; for a compacted topic, give the longest a record may stay readable.
    */
   readonly topicRetention: Duration;
 
@@ -199,13 +151,6 @@ export interface InboxKafkaConsumerProps {
   readonly provisionedPollers?: lambda.ProvisionedPollerConfig | false;
 
   /**
-   * The cluster's Aurora Serverless v2 maximum capacity in ACUs (0.5 to 256), from which the default
-   * `maximumPollers` is derived (see `InboxConsumerProps.clusterMaxCapacity` for the reasoning).
-   * @default none (no poller cap, see `provisionedPollers`)
-   */
-  readonly clusterMaxCapacity?: number;
-
-  /**
    * Retries of a failed batch before its failed records go to `onFailure`: 4 to 10,000 (5 attempts
    * at least, as the SQS consumer's 5 receives, so a lock wait or a throttle does not dead-letter a
    * good record). Never infinite: a record retried forever holds its partition back until it
@@ -233,48 +178,23 @@ export interface InboxKafkaConsumerProps {
    * Where a record goes after its retries (or `maxRecordAge`): `SqsDlq`, `SnsDlq`,
    * `S3OnFailureDestination` or `KafkaDlq` (a topic of the same cluster, never the consumed one).
    * An SQS or SNS destination gets a notice with the partition and offset range, not the records;
-   * S3 and Kafka get the records. FIFO queues and topics are not supported by Lambda. A cluster in
-   * private subnets needs a way from its VPC to the destination's service (an interface endpoint
-   * or a NAT gateway).
+   * S3 and Kafka get the records. FIFO queues and topics are not supported by Lambda. Lambda sends
+   * to an SQS, SNS or S3 destination from the Kafka cluster's VPC, which needs a VPC endpoint for
+   * that service (see `onFailureReachable`).
    * @default a new standard SQS queue with SQS-managed encryption, a TLS-only policy and 14 days'
-   * retention, with an alarm when it is not empty
+   * retention, with alarms when it is not empty and before its oldest notice expires
    */
   readonly onFailure?: lambda.IEventSourceDlq;
 
   /**
-   * How long the inbox keeps a consumed_message row (the cleanup's retention). Must be at least
-   * `topicRetention` plus the on-failure queue's retention when the construct can read it: a
-   * record can be delivered again while the topic holds it, and replayed from its failure notice
-   * while the queue holds that.
-   * @default Duration.days(21) (a 7-day topic plus the default on-failure queue's 14 days)
+   * Whether the Kafka cluster's VPC (an MSK cluster's, or a self-managed cluster's `vpc`) has a
+   * network path to the on-failure destination's service: AWS asks for a VPC endpoint of SQS, SNS
+   * or S3 there, since Lambda sends the failures from the pollers in that VPC. Without one a record
+   * whose retries ran out is lost instead of reaching the destination. A `KafkaDlq` topic is in the
+   * cluster and needs none, nor do brokers reached over the internet.
+   * @default false: a synth warning when the destination is an SQS, SNS or S3 one and the pollers run in a VPC
    */
-  readonly inboxRetention?: Duration;
-
-  /**
-   * POWERTOOLS_SERVICE_NAME: the `service` dimension of the outcome metrics and the service in logs.
-   * @default the construct id
-   */
-  readonly serviceName?: string;
-
-  /**
-   * POWERTOOLS_METRICS_NAMESPACE: the CloudWatch namespace of the outcome metrics.
-   * @default 'SqsInbox'
-   */
-  readonly metricsNamespace?: string;
-
-  /**
-   * Share of duplicates among processed plus duplicate records (0 to 1) at which the duplicate rate
-   * alarm fires.
-   * @default 0.1
-   */
-  readonly duplicateRateThreshold?: number;
-
-  /**
-   * Share of failed records among processed, duplicate and failed ones (0 to 1) at which the failed
-   * rate alarm fires; it looks at 5-minute periods and fires on 2 of 3.
-   * @default 0.05
-   */
-  readonly failedRateThreshold?: number;
+  readonly onFailureReachable?: boolean;
 
   /**
    * Records the consumer group may be behind the topic (Lambda's `OffsetLag`, the topic's highest
@@ -282,17 +202,4 @@ export interface InboxKafkaConsumerProps {
    * @default 10,000
    */
   readonly offsetLagThreshold?: number;
-
-  /**
-   * An SNS topic every alarm of the construct notifies, on top of `alarmActions` (see
-   * `InboxConsumerProps.alarmTopic`; `AlarmTopic` makes one CloudWatch can use).
-   * @default none: the alarms notify only `alarmActions`
-   */
-  readonly alarmTopic?: sns.ITopic;
-
-  /**
-   * Actions every alarm of the construct takes.
-   * @default none
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
 }

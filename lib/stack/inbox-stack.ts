@@ -9,23 +9,29 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { INBOX_ENV } from '../functions/inbox/contract.js';
-import { AlarmTopic } from './alarm-topic.js';
-import { cleanupAlarms } from './cleanup-alarms.js';
-import { grantDataApiCalls } from './data-api-access.js';
-import { INBOX_DATABASE_ROLES, ROLE_SECRETS_ENV } from './database-roles.js';
-import { InboxConsumer } from './inbox-consumer.js';
-import { InboxDashboard } from './inbox-dashboard.js';
-import { inboxFunction } from './inbox-function.js';
+import { INBOX_ENV } from '../../functions/inbox/contract.js';
+import { AlarmTopic } from '../alarm-topic.js';
+import { cleanupAlarms } from '../cleanup/cleanup-alarms.js';
+import { checkCleanupRetention } from '../cleanup/cleanup-retention.js';
+import { failureQueue } from '../consumer/failure-queue.js';
+import { grantDataApiCalls } from '../data-api-access.js';
+import { INBOX_DATABASE_ROLES, ROLE_SECRETS_ENV } from '../database-roles.js';
+import { InboxConsumer } from '../sqs/inbox-consumer.js';
+import { InboxDashboard } from '../inbox-dashboard.js';
+import { inboxFunction } from '../inbox-function.js';
 import { migrationsHash } from './migrations-hash.js';
 import { suppressInboxStackFindings } from './nag-suppressions.js';
 import type { InboxStackConfig } from './stack-config.js';
 
-const fromRoot = (relative: string): string => fileURLToPath(new URL(`../${relative}`, import.meta.url));
+const fromRoot = (relative: string): string => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
 /**
  * Aurora PostgreSQL with both the Data API (17.4+) and auto-pause at 0 ACU. Pinned, not computed:
- * a newer aws-cdk-lib must never upgrade a database by itself.
+ * a newer aws-cdk-lib must never upgrade a database by itself. The writer's automatic minor
+ * version upgrades are off to match: with them on, AWS moves the cluster past this version in a
+ * maintenance window, and a later deploy that still names it asks for a downgrade and fails. A
+ * minor upgrade is a change to this constant, deployed (and tested against the Data API) like any
+ * other; AWS still upgrades a version it stops supporting, after notice.
  */
 export const AURORA_POSTGRES_VERSION = rds.AuroraPostgresEngineVersion.VER_17_9;
 
@@ -115,7 +121,7 @@ export class InboxStack extends Stack {
     };
     const { migrateFunction, providerRole, migrations } = this.makeMigrations(sources, databaseEnvironment);
     this.migrations = migrations;
-    this.alarmTopic = new AlarmTopic(this, 'Alarms', { email: config.alarmEmail });
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', { email: config.alarmEmail, removalPolicy: config.removalPolicy });
 
     this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
       cluster: this.cluster,
@@ -123,6 +129,8 @@ export class InboxStack extends Stack {
       databaseName: DATABASE_NAME,
       entry: sources.workerEntry,
       queueProps: { fifo: true },
+      // The producer (sendMessages) always sends the idempotency-key attribute, the one key a redrive keeps.
+      requireIdempotencyKey: true,
       serviceName: 'order-worker',
       metricsNamespace,
       inboxRetention: Duration.days(config.retentionDays),
@@ -134,12 +142,15 @@ export class InboxStack extends Stack {
 
     const cleanup = this.makeCleanup(config, sources.cleanupEntry, { ...databaseEnvironment, POWERTOOLS_METRICS_NAMESPACE: metricsNamespace });
     this.cleanupSchedule = cleanup.schedule;
-    for (const alarm of [cleanup.alarms.errors, cleanup.alarms.backlog]) alarm.addAlarmAction(this.alarmTopic.action);
+    // One retention for every consumer's rows: it must cover the one that needs them longest.
+    checkCleanupRetention(Duration.days(config.retentionDays), [this.orderWorker]);
+    const cleanupAlarmList = Object.values(cleanup.alarms);
+    for (const alarm of cleanupAlarmList) alarm.addAlarmAction(this.alarmTopic.action);
 
     const dashboard = new InboxDashboard(this, 'Dashboard', {
       consumers: [this.orderWorker],
       dashboardName: `sqs-inbox-${config.stage}`,
-      extraAlarms: [cleanup.alarms.errors, cleanup.alarms.backlog],
+      extraAlarms: cleanupAlarmList,
     });
     this.makeOutputs(dashboard);
 
@@ -151,6 +162,7 @@ export class InboxStack extends Stack {
       ],
       migrateFunction,
       providerRole,
+      cleanupScheduleDeadLetterQueue: cleanup.deadLetterQueue,
       deletionProtection: config.deletionProtection,
     });
   }
@@ -175,7 +187,7 @@ export class InboxStack extends Stack {
       engine: rds.DatabaseClusterEngine.auroraPostgres({ version: AURORA_POSTGRES_VERSION }),
       credentials: rds.Credentials.fromGeneratedSecret('inbox_admin'),
       defaultDatabaseName: DATABASE_NAME,
-      writer: rds.ClusterInstance.serverlessV2('writer', { autoMinorVersionUpgrade: true }),
+      writer: rds.ClusterInstance.serverlessV2('writer', { autoMinorVersionUpgrade: false }),
       serverlessV2MinCapacity: config.minCapacity,
       serverlessV2MaxCapacity: config.maxCapacity,
       serverlessV2AutoPauseDuration: config.minCapacity === 0 ? config.autoPause : undefined,
@@ -233,8 +245,10 @@ export class InboxStack extends Stack {
         ],
       },
     });
-    // The Data API calls and the master secret: the owner, who runs the migrations.
-    this.cluster.grantDataApiAccess(migrateFunction);
+    // The Data API calls the driver makes (no BatchExecuteStatement) and the master secret: the
+    // owner, who runs the migrations.
+    grantDataApiCalls(this.cluster, migrateFunction);
+    this.cluster.secret!.grantRead(migrateFunction);
     this.roleSecrets.worker.grantRead(migrateFunction);
     this.roleSecrets.cleanup.grantRead(migrateFunction);
     const providerLogs = new logs.LogGroup(this, 'MigrationsProviderLogs', { retention: logs.RetentionDays.ONE_MONTH });
@@ -268,8 +282,10 @@ export class InboxStack extends Stack {
   }
 
   /**
-   * The cleanup function on its schedule, after the migrations, with alarms on its errors and a
-   * lasting backlog; it signs in as `inbox_cleanup` and may read that role's secret alone.
+   * The cleanup function on its schedule, after the migrations, with alarms on its errors, a
+   * lasting backlog, a schedule that stopped running it, and invocations EventBridge gave up on
+   * (those go to a dead-letter queue of the schedule's own); it signs in as `inbox_cleanup` and may
+   * read that role's secret alone.
    */
   private makeCleanup(config: InboxStackConfig, entry: string, environment: Record<string, string>) {
     const secret = this.roleSecrets.cleanup;
@@ -292,17 +308,19 @@ export class InboxStack extends Stack {
     secret.grantRead(cleanupFunction);
     // Its role, and the role's password, exist once the migrations have run.
     cleanupFunction.node.addDependency(this.migrations);
+    const deadLetterQueue = failureQueue(this, 'CleanupScheduleDeadLetterQueue', { fifo: false });
     const schedule = new events.Rule(this, 'CleanupSchedule', {
       description: 'Runs the inbox cleanup',
       schedule: events.Schedule.expression(config.cleanupSchedule),
-      targets: [new targets.LambdaFunction(cleanupFunction, { retryAttempts: 2 })],
+      targets: [new targets.LambdaFunction(cleanupFunction, { retryAttempts: 2, deadLetterQueue })],
     });
     const alarms = cleanupAlarms(this, {
       cleanupFunction,
+      schedule,
       namespace: environment.POWERTOOLS_METRICS_NAMESPACE!,
       serviceName: CLEANUP_SERVICE_NAME,
     });
-    return { schedule, alarms };
+    return { schedule, alarms, deadLetterQueue };
   }
 
   private makeOutputs(dashboard: InboxDashboard): void {

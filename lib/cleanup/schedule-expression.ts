@@ -108,3 +108,30 @@ export function scheduleExpressionProblem(expression: string): string | undefine
   if (cron) return cronProblem(cron[1]!);
   return 'it is neither rate(value unit) nor cron(minutes hours day-of-month month day-of-week year)';
 }
+
+const MINUTES_OF = { minute: 1, minutes: 1, hour: 60, hours: 60, day: 1440, days: 1440 } as const;
+
+/**
+ * Why a valid schedule expression may let a day pass without a run, or `undefined` when it runs at
+ * least once every day: a rate of at most a day, or a cron whose day-of-month, day-of-week, month
+ * and year fields are all open (`*` or `?`), which runs on each day at its hours and minutes. A
+ * cron that names days (`MON-FRI`, `1`, `L`) is taken as skipping some, since whether it does
+ * depends on the calendar.
+ *
+ * @example
+ * ```ts
+ * dailyScheduleProblem('rate(12 hours)') // undefined
+ * dailyScheduleProblem('cron(0 8 ? * MON-FRI *)') // 'it runs only on the days its day-of-week field names'
+ * ```
+ */
+export function dailyScheduleProblem(expression: string): string | undefined {
+  const rate = RATE.exec(expression);
+  if (rate) {
+    const minutes = Number(rate[1]) * MINUTES_OF[rate[2] as keyof typeof MINUTES_OF];
+    return minutes <= MINUTES_OF.day ? undefined : `it runs every ${rate[1]} ${rate[2]}, less often than daily`;
+  }
+  const fields = CRON.exec(expression)?.[1]?.trim().split(/\s+/) ?? [];
+  const open = (index: number): boolean => fields[index] === '*' || fields[index] === '?';
+  const named = [2, 3, 4, 5].filter((index) => !open(index)).map((index) => CRON_FIELDS[index]!.name);
+  return named.length === 0 ? undefined : `it runs only on the days its ${named.join(' and ')} field${named.length > 1 ? 's name' : ' names'}`;
+}

@@ -1,22 +1,12 @@
 import { Token } from 'aws-cdk-lib';
-import type { Duration } from 'aws-cdk-lib';
-import { InfraConfigError } from './infra-config-error.js';
-import { INBOX_KAFKA_CONSUMER_DEFAULTS, KAFKA_LIMITS } from './inbox-kafka-consumer-settings.js';
-import type { InboxKafkaConsumerSettings } from './inbox-kafka-consumer-settings.js';
+import { isWhole, seconds } from '../consumer/consumer-rules.js';
+import type { ConsumerRule } from '../consumer/consumer-rules.js';
 import type { SelfManagedKafkaSource } from './inbox-kafka-consumer-props.js';
+import { KAFKA_DEFAULTS, KAFKA_LIMITS } from './kafka-settings.js';
+import type { KafkaSettings } from './kafka-settings.js';
 
-/** One thing an `InboxKafkaConsumer` refuses: `breaks` says whether the settings do it, `message` what to change. */
-export interface InboxKafkaConsumerRule {
-  readonly breaks: (s: InboxKafkaConsumerSettings) => boolean;
-  readonly message: (s: InboxKafkaConsumerSettings) => string;
-}
-
-const seconds = (d: Duration): string => `${d.toSeconds({ integral: false })} s`;
-const isWhole = (n: number, range: { readonly min: number; readonly max: number }): boolean => Number.isInteger(n) && n >= range.min && n <= range.max;
-const isShare = (n: number): boolean => n > 0 && n < 1;
-const isAcu = (n: number): boolean => Number.isInteger(n * 2) && n >= 0.5 && n <= 256;
 const known = (value: string): boolean => !Token.isUnresolved(value);
-const selfManaged = (s: InboxKafkaConsumerSettings): SelfManagedKafkaSource | undefined =>
+const selfManaged = (s: KafkaSettings): SelfManagedKafkaSource | undefined =>
   (s.props.source.kind === 'self-managed' ? s.props.source : undefined);
 
 /** Kafka's own topic name rule. */
@@ -27,16 +17,17 @@ const CONSUMER_GROUP_ID = /^[a-zA-Z0-9\-/*:_+=.@]{1,200}$/;
 const MSK_CLUSTER_ARN = /^arn:aws[a-z-]*:kafka:[a-z0-9-]+:\d{12}:cluster\/[^/]+\/[^/]+$/;
 
 /**
- * Everything an `InboxKafkaConsumer` refuses at synth time, checked in this order before anything
- * is built. Each message quotes the value given. The CDK checks none of the provisioned-mode
- * dependencies: without this table such a stack synthesizes and fails at deploy.
+ * What an `InboxKafkaConsumer` refuses at synth time beyond the shared rules (`COMMON_RULES`),
+ * checked in this order before anything is built. Each message quotes the value given. The CDK
+ * checks none of the provisioned-mode dependencies: without this table such a stack synthesizes
+ * and fails at deploy.
  *
  * @example
  * ```ts
- * const broken = INBOX_KAFKA_CONSUMER_RULES.filter((rule) => rule.breaks(settings)).map((rule) => rule.message(settings));
+ * const broken = KAFKA_RULES.filter((rule) => rule.breaks(settings));
  * ```
  */
-export const INBOX_KAFKA_CONSUMER_RULES: readonly InboxKafkaConsumerRule[] = [
+export const KAFKA_RULES: readonly ConsumerRule<KafkaSettings>[] = [
   {
     breaks: (s) => s.provisionedPollers === undefined,
     message: () => 'The kit answers every Kafka batch with a partial batch response (ReportBatchItemFailures), and Lambda takes one from a Kafka '
@@ -63,14 +54,10 @@ export const INBOX_KAFKA_CONSUMER_RULES: readonly InboxKafkaConsumerRule[] = [
       + `(${s.provisionedPollers?.maximumPollers}${s.props.provisionedPollers && s.props.provisionedPollers.maximumPollers !== undefined ? '' : ', derived from clusterMaxCapacity'}).`,
   },
   {
-    breaks: (s) => s.props.clusterMaxCapacity !== undefined && !isAcu(s.props.clusterMaxCapacity),
-    message: (s) => `clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 (the cluster's Aurora Serverless v2 maximum), but ${s.props.clusterMaxCapacity} was provided.`,
-  },
-  {
     breaks: (s) => s.retryAttempts === -1,
     message: () => 'Retries must be bounded, but retryAttempts -1 (infinite) was provided: a record retried forever holds its partition back until it '
       + `leaves the topic, and with an on-failure destination Lambda would cap it at 10 anyway. Give ${KAFKA_LIMITS.retryAttempts.min} to `
-      + `${KAFKA_LIMITS.retryAttempts.max} (the default is ${INBOX_KAFKA_CONSUMER_DEFAULTS.retryAttempts}); then the record goes to the on-failure destination.`,
+      + `${KAFKA_LIMITS.retryAttempts.max} (the default is ${KAFKA_DEFAULTS.retryAttempts}); then the record goes to the on-failure destination.`,
   },
   {
     breaks: (s) => s.retryAttempts !== -1 && !isWhole(s.retryAttempts, KAFKA_LIMITS.retryAttempts),
@@ -87,22 +74,16 @@ export const INBOX_KAFKA_CONSUMER_RULES: readonly InboxKafkaConsumerRule[] = [
     message: (s) => `batchSize must be a whole number from ${KAFKA_LIMITS.batchSize.min} to ${KAFKA_LIMITS.batchSize.max}, but ${s.batchSize} was provided.`,
   },
   {
-    breaks: (s) => s.timeout.toMilliseconds() < INBOX_KAFKA_CONSUMER_DEFAULTS.minimumTimeout.toMilliseconds(),
-    message: (s) => `The function timeout must be at least ${seconds(INBOX_KAFKA_CONSUMER_DEFAULTS.minimumTimeout)}: the runtime starts no record in the last 5 s `
-      + `(deadlineMarginMs) and a claim may wait 5 s on a lock (lockTimeoutMs), so a shorter one fails batches without trying them. `
-      + `But ${seconds(s.timeout)} was provided.`,
-  },
-  {
     breaks: (s) => s.topicRetention.toMilliseconds() <= 0,
     message: (s) => `topicRetention is how long the topic keeps a record (its retention.ms), so it is more than 0, but ${seconds(s.topicRetention)} was provided.`,
   },
   {
     breaks: (s) => s.inboxRetention.toMilliseconds() < s.longestRecordLife.toMilliseconds(),
-    message: (s) => 'The inbox retention must be at least the topic\'s retention plus the on-failure queue\'s: a record can be delivered again '
-      + 'while the topic holds it, and replayed from its failure notice while the queue holds that; a shorter one lets a late delivery find no '
-      + `claim and be applied again. But an inboxRetention of ${seconds(s.inboxRetention)} was provided for a topicRetention of ${seconds(s.topicRetention)} `
-      + `plus an on-failure queue retention of ${s.onFailure.retention === undefined ? '0 s (none the construct can read)' : seconds(s.onFailure.retention)}: `
-      + `raise inboxRetention to ${seconds(s.longestRecordLife)}.`,
+    message: (s) => 'The inbox retention must be at least twice the topic\'s retention: a record can be delivered again while the topic holds it, '
+      + 'and a redrive (its records written back to the topic, read at the offsets of an SQS or SNS failure notice while the topic still holds '
+      + 'them, or taken from a Kafka or S3 destination) starts a second life there under a new offset; a shorter one lets a late delivery find no '
+      + `claim and be applied again. But an inboxRetention of ${seconds(s.inboxRetention)} was provided for a topicRetention of ${seconds(s.topicRetention)}: `
+      + `raise inboxRetention to ${seconds(s.longestRecordLife)}${s.onFailure.holdsRecords ? ', plus how long the on-failure destination keeps a record' : ''}.`,
   },
   {
     breaks: (s) => s.onFailure.kind === 'kafka' && s.onFailure.kafkaTopic === s.props.topic,
@@ -142,32 +123,7 @@ export const INBOX_KAFKA_CONSUMER_RULES: readonly InboxKafkaConsumerRule[] = [
       + 'provided: give the secret (and its authenticationMethod), or the broker VPC with vpcSubnets and securityGroup.',
   },
   {
-    breaks: (s) => !isShare(s.duplicateRateThreshold),
-    message: (s) => `duplicateRateThreshold is a share between 0 and 1 (0.1 means 10 %), but ${s.duplicateRateThreshold} was provided.`,
-  },
-  {
-    breaks: (s) => !isShare(s.failedRateThreshold),
-    message: (s) => `failedRateThreshold is a share between 0 and 1 (0.05 means 5 %), but ${s.failedRateThreshold} was provided.`,
-  },
-  {
     breaks: (s) => !(Number.isInteger(s.offsetLagThreshold) && s.offsetLagThreshold >= 1),
     message: (s) => `offsetLagThreshold is a number of records, a whole number of at least 1, but ${s.offsetLagThreshold} was provided.`,
   },
-  {
-    breaks: (s) => s.secret === undefined,
-    message: () => 'The cluster has no secret the construct can see (an imported cluster has none): pass the secret the Data API signs in with as secret.',
-  },
 ];
-
-/**
- * Throws `InfraConfigError` with the message of every rule the settings break, one a line.
- *
- * @example
- * ```ts
- * validateInboxKafkaConsumer(resolveKafkaSettings(props, this)); // before any resource is made
- * ```
- */
-export function validateInboxKafkaConsumer(settings: InboxKafkaConsumerSettings): void {
-  const broken = INBOX_KAFKA_CONSUMER_RULES.filter((rule) => rule.breaks(settings)).map((rule) => rule.message(settings));
-  if (broken.length > 0) throw new InfraConfigError(`InboxKafkaConsumer ${settings.serviceName}: ${broken.join('\n')}`);
-}

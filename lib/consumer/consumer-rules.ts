@@ -1,0 +1,72 @@
+import type { Duration } from 'aws-cdk-lib';
+import { InfraConfigError } from '../infra-config-error.js';
+import { CONSUMER_DEFAULTS } from './consumer-settings.js';
+import type { InboxConsumerSettings } from './consumer-settings.js';
+
+/** One thing a consumer refuses: `breaks` says whether the settings do it, `message` what to change. */
+export interface ConsumerRule<S> {
+  readonly breaks: (settings: S) => boolean;
+  readonly message: (settings: S) => string;
+}
+
+/** A duration as the rules quote it: `90 s`. */
+export const seconds = (d: Duration): string => `${d.toSeconds({ integral: false })} s`;
+
+/** Whether `n` is a whole number in `range`. */
+export const isWhole = (n: number, range: { readonly min: number; readonly max: number }): boolean =>
+  Number.isInteger(n) && n >= range.min && n <= range.max;
+
+const isShare = (n: number): boolean => n > 0 && n < 1;
+const isAcu = (n: number): boolean => Number.isInteger(n * 2) && n >= 0.5 && n <= 256;
+
+/**
+ * What every consumer refuses, whatever its source, checked after the source's own rules. Each
+ * message quotes the value given.
+ *
+ * @example
+ * ```ts
+ * const broken = [...SQS_RULES, ...COMMON_RULES].filter((rule) => rule.breaks(settings));
+ * ```
+ */
+export const COMMON_RULES: readonly ConsumerRule<InboxConsumerSettings>[] = [
+  {
+    breaks: (s) => s.timeout.toMilliseconds() < CONSUMER_DEFAULTS.minimumTimeout.toMilliseconds(),
+    message: (s) => `The function timeout must be at least ${seconds(CONSUMER_DEFAULTS.minimumTimeout)}: the runtime starts no record in the last 5 s `
+      + '(deadlineMarginMs) and a claim may wait 5 s on a lock (lockTimeoutMs), so a shorter one fails batches without trying them. '
+      + `But ${seconds(s.timeout)} was provided.`,
+  },
+  {
+    breaks: (s) => s.props.clusterMaxCapacity !== undefined && !isAcu(s.props.clusterMaxCapacity),
+    message: (s) => `clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 (the cluster's Aurora Serverless v2 maximum), but ${s.props.clusterMaxCapacity} was provided.`,
+  },
+  {
+    breaks: (s) => !isShare(s.duplicateRateThreshold),
+    message: (s) => `duplicateRateThreshold is a share between 0 and 1 (0.1 means 10 %), but ${s.duplicateRateThreshold} was provided.`,
+  },
+  {
+    breaks: (s) => !isShare(s.failedRateThreshold),
+    message: (s) => `failedRateThreshold is a share between 0 and 1 (0.05 means 5 %), but ${s.failedRateThreshold} was provided.`,
+  },
+  {
+    breaks: (s) => !isShare(s.deadLetterAgeThreshold),
+    message: (s) => `deadLetterAgeThreshold is a share of the dead-letter queue's retention between 0 and 1 (0.7 means 70 %), but ${s.deadLetterAgeThreshold} was provided.`,
+  },
+  {
+    breaks: (s) => s.secret === undefined,
+    message: () => 'The cluster has no secret the construct can see (an imported cluster has none): pass the secret the Data API signs in with as secret.',
+  },
+];
+
+/**
+ * Throws `InfraConfigError` with the message of every rule the settings break, the source's own
+ * first and then the shared ones, one a line, naming the consumer as `<kind> <serviceName>`.
+ *
+ * @example
+ * ```ts
+ * validateConsumer('InboxConsumer', settings, SQS_RULES); // before any resource is made
+ * ```
+ */
+export function validateConsumer<S extends InboxConsumerSettings>(kind: string, settings: S, rules: readonly ConsumerRule<S>[]): void {
+  const broken = [...rules, ...COMMON_RULES].filter((rule) => rule.breaks(settings)).map((rule) => rule.message(settings));
+  if (broken.length > 0) throw new InfraConfigError(`${kind} ${settings.serviceName}: ${broken.join('\n')}`);
+}
