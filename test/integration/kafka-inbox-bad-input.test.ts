@@ -63,7 +63,9 @@ describe.each(drivers)('Kafka bad input on $name', (driver) => {
   describe('an idempotency-key header that is not text', () => {
     it.each([
       ['a byte over 255', [300]],
+      ['a byte under -128, the lowest Java byte', [65, -129]],
       ['a fraction', [65, 1.5]],
+      ['a number as text', [65, '66']],
       ['a string, not bytes', 'ship-1'],
       ['null', null],
     ])('%s: rejected under <topic>:<partition>:<offset> with the reason, acknowledged, no effect', async (_label, bytes) => {
@@ -77,7 +79,7 @@ describe.each(drivers)('Kafka bad input on $name', (driver) => {
       expect(response).toEqual(NO_FAILURES);
       const row = (await inboxRows(fx.pool, consumer)).get(offsetKey(record));
       expect(row?.status).toBe('rejected');
-      expect(row?.error).toBe('InvalidKeyError: The message has no usable idempotency key: the key function threw: header idempotency-key is not a list of bytes.');
+      expect(row?.error).toBe('InvalidKeyError: The message has no usable idempotency key: the key function threw: header idempotency-key is not a list of bytes (whole numbers from -128 to 255).');
       expect(outcomes[0]).toMatchObject({ kind: 'rejected', messageId: kafkaMessageId(record), key: undefined });
       expect((await orderVersions(fx.pool, [orderId!])).get(orderId!)).toBe(0);
     });

@@ -29,6 +29,14 @@ describe('the workload', () => {
     expect(messages.every((message) => message.groupId === undefined && message.key?.startsWith('pay-'))).toBe(true);
   });
 
+  it('gives one order in twenty a key with non-ASCII letters, as real keys have', () => {
+    const { orders } = workload({ orders: 80, poison: 0 });
+    const nonAscii = orders.filter((order) => /[^\x20-\x7e]/.test(order.key));
+
+    expect(nonAscii.map((order) => order.key.split('-').slice(0, 2).join('-'))).toEqual(['ship-Zürich', 'ship-Łódź', 'ship-São', 'ship-東京']);
+    expect(nonAscii.map((order) => orders.indexOf(order))).toEqual([19, 39, 59, 79]);
+  });
+
   it('mixes in poison that is not JSON or fails the schema', () => {
     const { messages, poisonKeys } = workload();
     const poison = messages.filter((message) => poisonKeys.includes(message.key!)).map((message) => message.body as string);
