@@ -1,4 +1,5 @@
 import { retry } from '../retry.js';
+import { withDefaults } from '../with-defaults.js';
 
 /** How long to keep knocking on a paused Aurora Serverless v2 database. */
 export interface ResumeWait {
@@ -53,7 +54,7 @@ export function isResuming(error: unknown): boolean {
  * ```
  */
 export function untilResumed<T>(attempt: () => Promise<T>, wait: ResumeWait): Promise<T> {
-  const { marginMs, waitMs } = { ...RESUME_WAIT_DEFAULTS, ...wait };
+  const { marginMs, waitMs } = withDefaults(RESUME_WAIT_DEFAULTS, wait);
   return retry(attempt, {
     attempts: Number.POSITIVE_INFINITY,
     backoff: { baseMs: waitMs, maxMs: waitMs, jitter: 'none' },
