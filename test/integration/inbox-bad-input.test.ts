@@ -87,6 +87,18 @@ describe.each(drivers)('bad input on $name', (driver) => {
       expect((await inboxRows(fx.pool, consumer)).size).toBe(0);
     });
 
+    it('a Records array with a hole ([record, , record]): refused with InvalidEventError, not a TypeError, before any record is processed', async () => {
+      const consumer = uniqueConsumer('hole');
+      const [first, last] = await seedOrders(fx.pool, 2);
+      const holed = { Records: Object.assign(new Array(3), { 0: sqsRecord({ orderId: first }), 2: sqsRecord({ orderId: last }) }) };
+
+      await expect(processBatch(holed as SQSEvent, lambdaContext(), ship(consumer, []))).rejects.toThrow(InvalidEventError);
+      await expect(processBatch(holed as SQSEvent, lambdaContext(), ship(consumer, []))).rejects.toThrow(/record 1 is not an object/);
+
+      expect(await orderVersions(fx.pool, [first!, last!])).toEqual(new Map([[first, 0], [last, 0]]));
+      expect((await inboxRows(fx.pool, consumer)).size).toBe(0);
+    });
+
     it('answers an empty Records array with no failures', async () => {
       const response = await processBatch(sqsEvent(), lambdaContext(), ship(uniqueConsumer('empty'), []));
       expect(response).toEqual({ batchItemFailures: [] });

@@ -33,10 +33,14 @@ const RESUMING: ReadonlySet<string> = new Set(['DatabaseResumingException', 'Dat
  * ```
  */
 export function isResuming(error: unknown): boolean {
-  for (let current = error, depth = 0; current !== null && typeof current === 'object' && depth < 5; depth += 1) {
-    const name = (current as { name?: unknown }).name;
-    if (typeof name === 'string' && RESUMING.has(name)) return true;
-    current = (current as { cause?: unknown }).cause;
+  try {
+    for (let current = error, depth = 0; current !== null && typeof current === 'object' && depth < 5; depth += 1) {
+      const name = (current as { name?: unknown }).name;
+      if (typeof name === 'string' && RESUMING.has(name)) return true;
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    // A value that throws when read (a revoked Proxy) says nothing of a resume.
   }
   return false;
 }

@@ -12,6 +12,7 @@ import type { ApplyMode } from '../options.js';
 import { retry, type RetryPolicy } from '../retry.js';
 import { SqlState, sqlStateOf } from '../sql/sql-state.js';
 import { ClaimVanishedError } from './errors.js';
+import { describeThrown } from './thrown-value.js';
 import type { RecordResult } from './prepared-record.js';
 
 const MAX_REASON_LENGTH = 2000;
@@ -19,7 +20,7 @@ const MAX_REASON_LENGTH = 2000;
 /** The text recorded for a rejected message. */
 function reasonOf(error: unknown): string {
   // PostgreSQL text cannot hold U+0000 (a parse error may quote a value's bytes): written out, so the row can be stored.
-  const text = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replaceAll('\u0000', '\\u0000');
+  const text = describeThrown(error).replaceAll('\u0000', '\\u0000');
   return text.length > MAX_REASON_LENGTH ? `${text.slice(0, MAX_REASON_LENGTH - 1)}…` : text;
 }
 
