@@ -8,6 +8,7 @@ import {
   type ExistingClaim,
 } from '../claim/claim.js';
 import type { Database } from '../database/database.js';
+import { withTransactionScope } from '../database/transaction-scope.js';
 import type { ApplyMode } from '../options.js';
 import { retry, type RetryPolicy } from '../retry.js';
 import { SqlState, sqlStateOf } from '../sql/sql-state.js';
@@ -83,7 +84,7 @@ function idleBound(policy: RetryPolicy): number | undefined {
 
 async function inTransactionMode<T, R>(
   db: Database, handle: Extract<ApplyMode<T, R>, { kind: 'transaction' }>['handle'],
-  message: T, record: R, target: ClaimTarget, policy: RetryPolicy,
+  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void,
 ): Promise<RecordResult> {
   return retry(() => db.transaction(async (tx): Promise<RecordResult> => {
     const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(policy) }));
@@ -92,7 +93,9 @@ async function inTransactionMode<T, R>(
       if (found === undefined) throw new ClaimVanishedError(target.key);
       return { kind: found.kind };
     }
-    await handle(message, { tx, record, key: target.key });
+    // The handler's queries are the kit's to bound whatever the driver: one still running when
+    // handle returns rolls the message back, one issued after is refused and reported.
+    await withTransactionScope((statement) => tx.query(statement), (scoped) => handle(message, { tx: scoped, record, key: target.key }), onLateQuery);
     return { kind: 'processed' };
   }), policy);
 }
@@ -100,15 +103,19 @@ async function inTransactionMode<T, R>(
 /**
  * Claims the record's key and applies its effect in one transaction (transaction mode) or one
  * guarded statement (statement mode), retrying transient errors in place. Resolves to processed,
- * duplicate or collision; throws what the handler or the database threw.
+ * duplicate or collision; throws what the handler or the database threw, `UnawaitedQueryError`
+ * when `handle` returned with queries still running. `onLateQuery` is told of each query the
+ * handler issues after it returned (refused with `TransactionEndedError`).
  *
  * @example
  * ```ts
- * await applyRecord(db, options.mode, order, record, target, policy) // { kind: 'processed' }
+ * await applyRecord(db, options.mode, order, record, target, policy, () => logger.error('late query')) // { kind: 'processed' }
  * ```
  */
-export function applyRecord<T, R>(db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy): Promise<RecordResult> {
+export function applyRecord<T, R>(
+  db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void,
+): Promise<RecordResult> {
   return mode.kind === 'statement'
     ? inStatementMode(db, mode.statement, message, record, target, policy)
-    : inTransactionMode(db, mode.handle, message, record, target, policy);
+    : inTransactionMode(db, mode.handle, message, record, target, policy, onLateQuery);
 }
