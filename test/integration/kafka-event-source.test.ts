@@ -179,6 +179,8 @@ describe('batches are gathered per partition, in offset order', () => {
     expect(overlaps).toEqual([]);
     expect(most).toBe(concurrent);
     // Each poller owns the partitions p % pollers: a batch never mixes partitions of two pollers.
+    // Batches of 2 over 6 records a partition: at least 3 invocations a partition to look at.
+    expect(seen.length).toBeGreaterThanOrEqual(partitions * 3);
     for (const keys of seen) expect(new Set(keys.map((key) => Number(key.split('-')[1]) % pollers)).size).toBe(1);
   });
 
@@ -200,6 +202,7 @@ describe('batches are gathered per partition, in offset order', () => {
         byKey.set(messageKey, [...(byKey.get(messageKey) ?? []), value]);
       }
     }
+    expect([...byPartition.values()].flat()).toHaveLength(30);
     for (const [key, seen] of byPartition) expect(seen).toEqual(Array.from({ length: log.offsets('orders', Number(key.split('-')[1])).end }, (_, i) => i));
     for (const [key, values] of byKey) expect(values).toEqual(produced.filter((message) => message.key === key).map((message) => message.value));
     expect([...byKey.values()].flat()).toHaveLength(30);
