@@ -11,6 +11,7 @@ import {
   type ResumeWait,
 } from '../../functions/inbox/data-api/index.js';
 import { processBatch, processKafkaBatch, sql, type InboxCommonOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
+import { resumeRetryOf } from '../../functions/inbox/data-api/options.js';
 import { resolveOptions } from '../../functions/inbox/options.js';
 import { pgDatabase, type PgDatabaseOptions } from '../../functions/inbox/pg/index.js';
 import { sendMessages, type SendMessagesOptions } from '../../functions/inbox/producer/index.js';
@@ -127,14 +128,16 @@ describe('an option passed as undefined keeps its default, for every public opti
       }
     });
 
-    it('DataApiDatabaseOptions and ResumeRetry: 4 tries over about 1.75 s wait out a short pause', async () => {
+    it('DataApiDatabaseOptions and ResumeRetry: 4 tries from 250 ms, up to 2 s each, wait out a short pause', async () => {
       const client = localDataApiClient(api.endpoint);
       const resumeRetry: EveryOptionalUndefined<ResumeRetry> = { attempts: undefined, baseMs: undefined, maxMs: undefined };
       const unset: EveryOptionalUndefined<DataApiDatabaseOptions> = { client: undefined, resumeRetry: undefined };
       try {
+        expect(resumeRetryOf({ ...LOCAL_DATA_API_TARGET, database: database(), ...unset, resumeRetry })).toEqual({ attempts: 4, baseMs: 250, maxMs: 2000 });
         const db = dataApiDatabase({ ...LOCAL_DATA_API_TARGET, database: database(), ...unset, client, resumeRetry });
         api.resetStats();
-        api.pause(150);
+        // Shorter than the default waits (at least 875 ms before the 4th try), long enough to meet the first call.
+        api.pause(600);
 
         expect((await db.query<{ one: number }>(sql`SELECT 1 AS one`)).rows).toEqual([{ one: 1 }]);
         expect(api.stats().errors.DatabaseResumingException).toBeGreaterThan(0);
