@@ -37,8 +37,8 @@ export async function withTransactionScope<T>(
         }
         return refused;
       }
-      // The caller gets a promise of its own: awaited by nobody before `work` settles, it is
-      // waited for (and so handled) here; a failure it had before is the driver's to refuse.
+      // Each caller gets a promise of its own (`finally`): one nobody awaits still rejects
+      // unhandled, unless it is still running when `work` settles and is then awaited here.
       const returned: Promise<QueryResult<R>> = query<R>(statement).finally(() => running.delete(returned));
       running.add(returned);
       return returned;
