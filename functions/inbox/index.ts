@@ -1,5 +1,5 @@
 export type { Database, QueryResult, Row, Transaction } from './database/database.js';
-export { DatabaseQueryError } from './database/errors.js';
+export { DatabaseQueryError, TransactionEndedError, UnawaitedQueryError } from './database/errors.js';
 export { INBOX_ENV, ROLE_TWIN_SUFFIX } from './contract.js';
 export { InboxConfigError, InboxError } from './errors.js';
 export type {

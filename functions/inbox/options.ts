@@ -15,7 +15,11 @@ import type { SqlStatement } from './sql/sql.js';
  * ```
  */
 export interface MessageContext<R = SQSRecord> {
-  /** The claim's transaction: commit and roll back are the kit's. */
+  /**
+   * The claim's transaction: commit and roll back are the kit's. It serves queries while `handle`
+   * runs: one still running when `handle` returns fails the message (`UnawaitedQueryError`), one
+   * issued after is refused (`TransactionEndedError`) and logged.
+   */
   tx: Transaction;
   /** The record as it arrived. */
   record: R;

@@ -7,6 +7,7 @@ import { OPERATIONS, serviceErrorOf, type OperationContext } from './operations.
 import type { DataApiSecrets, DataApiSecretSource } from './secrets.js';
 import { badRequest, ServiceError, unknownOperation } from './service-errors.js';
 import { Transactions } from './transactions.js';
+import { withDefaults } from '../../functions/inbox/internal.js';
 
 /** Options of `startDataApi`. */
 export interface StartDataApiOptions {
@@ -109,7 +110,7 @@ function checkedMs(name: string, value: number, min: number): number {
  * ```
  */
 export async function startDataApi(options: StartDataApiOptions): Promise<RunningDataApi> {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = withDefaults(DEFAULTS, options);
   if (typeof settings.databaseUrl !== 'string' || settings.databaseUrl === '') throw new RangeError('startDataApi needs a databaseUrl.');
   if (!Number.isInteger(settings.maxTransactions) || settings.maxTransactions < 1) {
     throw new RangeError(`maxTransactions must be a whole number >= 1, but ${settings.maxTransactions} was given.`);

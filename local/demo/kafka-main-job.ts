@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
+import { withDefaults } from '../../functions/inbox/internal.js';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../../functions/order-worker/ship-order.js';
@@ -187,8 +188,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url
 type Settings = Required<Omit<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>;
 
 function checked(options: KafkaMainJobOptions): Settings {
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const settings: Settings = { ...KAFKA_MAIN_JOB_DEFAULTS, ...given };
+  const settings: Settings = withDefaults(KAFKA_MAIN_JOB_DEFAULTS, options);
   checkCommonRunSettings(settings);
   const { whole } = settingChecks(settings);
   whole('partitions', 1, 1000);

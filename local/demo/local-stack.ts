@@ -1,7 +1,7 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { Database } from '../../functions/inbox/index.js';
-import { sleep } from '../../functions/inbox/internal.js';
+import { sleep, withDefaults } from '../../functions/inbox/internal.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi } from '../data-api/index.js';
 import { createQueue, localSqsClient, startSqs, type RunningSqs, type SqsFaults } from '../sqs/index.js';
 
@@ -86,7 +86,7 @@ const RETENTION_SECONDS = { queue: 4 * 24 * 3600, deadLetterQueue: 14 * 24 * 360
  * ```
  */
 export async function startLocalStack(options: StartLocalStackOptions): Promise<LocalStack> {
-  const settings = { ...LOCAL_STACK_DEFAULTS, ...options };
+  const settings = withDefaults(LOCAL_STACK_DEFAULTS, options);
   const database = decodeURIComponent(new URL(settings.databaseUrl).pathname.slice(1));
   const dataApi = await startDataApi({ databaseUrl: settings.databaseUrl, ...(settings.transactionIdleTimeoutMs ? { idleTimeoutMs: settings.transactionIdleTimeoutMs } : {}) });
   const dataApiClient = localDataApiClient(dataApi.endpoint);

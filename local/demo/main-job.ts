@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import pg from 'pg';
 import { InboxConfigError, type Database, type InboxOptions } from '../../functions/inbox/index.js';
+import { withDefaults } from '../../functions/inbox/internal.js';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
@@ -266,8 +267,7 @@ type Settings = Required<Omit<MainJobOptions, 'databaseUrl' | 'onProgress'>> & P
 const REDRIVE_LOST_DELETES = 5;
 
 function checked(options: MainJobOptions): Settings {
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const settings: Settings = { ...MAIN_JOB_DEFAULTS, lostDeletes: options.redrive === true ? REDRIVE_LOST_DELETES : 0, ...given };
+  const settings: Settings = withDefaults({ ...MAIN_JOB_DEFAULTS, lostDeletes: options.redrive === true ? REDRIVE_LOST_DELETES : 0 }, options);
   checkCommonRunSettings(settings);
   const { whole } = settingChecks(settings);
   whole('lostDeletes', 0, Math.max(0, settings.orders - settings.stuck));

@@ -41,6 +41,15 @@ export interface WorkloadOptions {
   readonly random: () => number;
 }
 
+// Real keys are not all ASCII (a city, a customer's name): one order in twenty carries one, so the
+// run shows such keys arriving intact (on Kafka as signed Java bytes) and applied once.
+const NON_ASCII_EVERY = 20;
+const NON_ASCII_WORDS = ['Zürich', 'Łódź', 'São-Paulo', '東京'] as const;
+
+function keyWord(index: number): string {
+  return (index + 1) % NON_ASCII_EVERY === 0 ? `${NON_ASCII_WORDS[((index + 1) / NON_ASCII_EVERY - 1) % NON_ASCII_WORDS.length]}-` : '';
+}
+
 function poisonBody(index: number): string {
   // Half are not JSON at all, half are JSON that fails the schema.
   return index % 2 === 0 ? `{"orderId": ${index}` : JSON.stringify({ orderId: `not-a-uuid-${index}`, paymentId: 'nope', amount: '-1' });
@@ -50,7 +59,8 @@ function poisonBody(index: number): string {
  * The orders of a run and their messages: one ship-order message per order (statement mode) or one
  * payment of the order's amount (transaction mode), each with a stable idempotency key, spread over
  * message groups on FIFO. A stuck order gets a group of its own, so the messages that queue behind
- * it are not dragged to the DLQ with it. Poison messages go in at random places.
+ * it are not dragged to the DLQ with it. One key in twenty holds non-ASCII letters. Poison messages
+ * go in at random places.
  *
  * @example
  * ```ts
@@ -65,7 +75,7 @@ export function orderWorkload(options: WorkloadOptions): Workload {
     const stuck = index < options.stuck;
     const amount = (1 + Math.floor(options.random() * 50_000) / 100).toFixed(2);
     const paymentId = randomUUID();
-    const key = options.mode === 'statement' ? `ship-${orderId}` : `pay-${paymentId}`;
+    const key = options.mode === 'statement' ? `ship-${keyWord(index)}${orderId}` : `pay-${keyWord(index)}${paymentId}`;
     orders.push({ orderId, amount, key, stuck });
     const body = options.mode === 'statement' ? { orderId } : { paymentId, orderId, amount };
     const groupId = stuck ? `stuck-${orderId}` : `customer-${index % options.groups}`;

@@ -1,7 +1,7 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { InboxConfigError } from '../../functions/inbox/index.js';
-import { backoffDelay, sleep } from '../../functions/inbox/internal.js';
+import { backoffDelay, sleep, withDefaults } from '../../functions/inbox/internal.js';
 import { invokeWithTimeout } from '../lambda-invocation.js';
 import { batchResult, type BatchResult } from './batch-result.js';
 import { lambdaContext } from './lambda-context.js';
@@ -141,7 +141,7 @@ function queueFromArn(arn: string): EventSourceQueue & { accountId: string } {
 
 /** The options with their defaults, after the checks that need no queue. */
 function checkedSettings(options: StartEventSourceOptions): Settings {
-  const settings: Settings = { ...DEFAULTS, ...options };
+  const settings: Settings = withDefaults(DEFAULTS, options);
   if (!settings.client || typeof settings.client.send !== 'function') throw new InboxConfigError('client must be an SQSClient.');
   if (typeof settings.queueUrl !== 'string' || settings.queueUrl === '') throw new InboxConfigError('queueUrl must be the URL of an SQS queue.');
   if (typeof settings.handler !== 'function') throw new InboxConfigError('handler must be a function (event, context) => Promise<SQSBatchResponse | void>.');

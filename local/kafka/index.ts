@@ -31,7 +31,7 @@ export type { KafkaHandler } from './kafka-handler.js';
 export { kafkaBatchResult } from './kafka-batch-result.js';
 export type { KafkaBatchResult } from './kafka-batch-result.js';
 export { KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError } from './kafka-errors.js';
-export { partitionKey, toKafkaEvent, toKafkaEventRecord } from './kafka-event.js';
+export { javaBytes, partitionKey, toKafkaEvent, toKafkaEventRecord } from './kafka-event.js';
 export type { KafkaBatchResponse, KafkaEvent, KafkaEventOrigin, KafkaEventRecord, KafkaItemIdentifier } from './kafka-event.js';
 export { startKafkaEventSource } from './kafka-event-source.js';
 export type { KafkaBatchReport, KafkaEventSourceStats, RunningKafkaEventSource, StartKafkaEventSourceOptions } from './kafka-event-source.js';

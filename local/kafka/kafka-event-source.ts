@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InboxConfigError } from '../../functions/inbox/index.js';
+import { withDefaults } from '../../functions/inbox/internal.js';
 import { lambdaContext } from '../event-source/index.js';
 import { kafkaBatchResult, type KafkaBatchResult } from './kafka-batch-result.js';
 import { partitionKey, toKafkaEvent, type KafkaEvent, type KafkaEventOrigin } from './kafka-event.js';
@@ -239,7 +240,7 @@ function quietly<T>(callback: () => T, fallback: T): T {
  * ```
  */
 export function startKafkaEventSource(options: StartKafkaEventSourceOptions): RunningKafkaEventSource {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = withDefaults(DEFAULTS, options);
   const { log, topic, handler, onFailureDestination: destination } = settings;
   if (!(log instanceof KafkaLog)) throw new InboxConfigError('log must be a KafkaLog.');
   const partitions = log.partitions(topic);

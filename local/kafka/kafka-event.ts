@@ -23,8 +23,21 @@ export interface KafkaEventOrigin {
 export const partitionKey = (topic: string, partition: number): string => `${topic}-${partition}`;
 
 /**
+ * Bytes as Lambda's Kafka event carries a header value: Java bytes, which are signed, so each byte
+ * over 127 is a negative number (`ë`, UTF-8 `c3 ab`, is `[-61, -85]`).
+ *
+ * @example
+ * ```ts
+ * javaBytes(Buffer.from('Zürich-1')) // [90, -61, -68, 114, 105, 99, 104, 45, 49]
+ * ```
+ */
+export function javaBytes(bytes: Uint8Array): number[] {
+  return [...new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)];
+}
+
+/**
  * A stored record as Lambda's Kafka poller puts it in an event: base64 key and value, headers as
- * byte arrays, CREATE_TIME timestamps.
+ * lists of signed Java bytes, CREATE_TIME timestamps.
  *
  * @example
  * ```ts
@@ -39,7 +52,7 @@ export function toKafkaEventRecord(record: LogRecord): KafkaEventRecord {
     timestamp: record.timestamp,
     timestampType: 'CREATE_TIME',
     value: record.value.toString('base64'),
-    headers: record.headers.map(([name, value]) => ({ [name]: [...value] })),
+    headers: record.headers.map(([name, value]) => ({ [name]: javaBytes(value) })),
   };
   if (record.key !== undefined) event.key = record.key.toString('base64');
   return event;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InboxConfigError } from '../../functions/inbox/index.js';
+import { withDefaults } from '../../functions/inbox/internal.js';
 import { KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError } from './kafka-errors.js';
 import type { KafkaLogFaults } from './kafka-faults.js';
 import { partitionForKey } from './partitioner.js';
@@ -156,7 +157,7 @@ export class KafkaLog {
   private readonly waiters = new Map<string, Set<() => void>>();
 
   public constructor(options: KafkaLogOptions = {}) {
-    const settings = { ...DEFAULTS, ...options };
+    const settings = withDefaults(DEFAULTS, options);
     this.region = settings.region;
     this.accountId = settings.accountId;
     this.clusterArn = `arn:aws:kafka:${settings.region}:${settings.accountId}:cluster/${settings.clusterName}/${randomUUID()}-1`;
@@ -167,7 +168,7 @@ export class KafkaLog {
 
   /** Creates a topic; a topic that exists already is refused. */
   public createTopic(name: string, options: CreateTopicOptions = {}): void {
-    const { partitions, retentionMs } = { ...TOPIC_DEFAULTS, ...options };
+    const { partitions, retentionMs } = withDefaults(TOPIC_DEFAULTS, options);
     if (!TOPIC_NAME.test(name)) throw new InboxConfigError(`A topic name is 1 to 249 letters, digits, '.', '_' or '-', but "${name}" was given.`);
     if (this.topics.has(name)) throw new KafkaLogError(`Topic "${name}" exists already.`);
     if (!Number.isInteger(partitions) || partitions < 1 || partitions > 1000) throw new InboxConfigError(`partitions must be a whole number from 1 to 1000, but ${String(partitions)} was given.`);

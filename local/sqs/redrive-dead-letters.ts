@@ -1,5 +1,5 @@
 import { ListMessageMoveTasksCommand, StartMessageMoveTaskCommand, type ListMessageMoveTasksResultEntry, type SQSClient } from '@aws-sdk/client-sqs';
-import { sleep } from '../../functions/inbox/internal.js';
+import { sleep, withDefaults } from '../../functions/inbox/internal.js';
 
 /** Options of `redriveDeadLetters`. */
 export interface RedriveOptions {
@@ -70,7 +70,7 @@ function findTask(results: ListMessageMoveTasksResultEntry[], taskHandle: string
  * ```
  */
 export async function redriveDeadLetters(client: SQSClient, options: RedriveOptions): Promise<RedriveResult> {
-  const { pollIntervalMs, timeoutMs } = { ...DEFAULTS, ...options };
+  const { pollIntervalMs, timeoutMs } = withDefaults(DEFAULTS, options);
   const { TaskHandle } = await client.send(new StartMessageMoveTaskCommand({
     SourceArn: options.sourceArn,
     DestinationArn: options.destinationArn,

@@ -7,6 +7,7 @@ import type { OperationContext } from './operation-context.js';
 import { OPERATIONS } from './operations.js';
 import { Queues } from './queues.js';
 import { SqsError, internalError, serializationError, sqsErrorOf, unsupportedOperation } from './sqs-errors.js';
+import { withDefaults } from '../../functions/inbox/internal.js';
 
 /** Options of `startSqs`. */
 export interface StartSqsOptions {
@@ -114,7 +115,7 @@ function queueNameOf(body: Record<string, unknown>): string | undefined {
  * ```
  */
 export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSqs> {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = withDefaults(DEFAULTS, options);
   if (!Number.isInteger(settings.pollIntervalMs) || settings.pollIntervalMs < 1) {
     throw new RangeError(`pollIntervalMs must be a whole number of milliseconds >= 1, but ${settings.pollIntervalMs} was given.`);
   }

@@ -190,11 +190,11 @@ describe('SendMessage and the checksums the SDK validates', () => {
 
   it('takes a message of exactly 256 KiB and refuses one byte more, attributes counted', async () => {
     const queueUrl = await newQueue('size');
-    await expect(send(queueUrl, 'x'.repeat(262_144))).resolves.toBeDefined();
+    await expect(send(queueUrl, 'x'.repeat(262_144))).resolves.toMatchObject({ MessageId: expect.any(String) });
     await expect(send(queueUrl, 'x'.repeat(262_145))).rejects.toMatchObject({ name: 'InvalidParameterValue', message: expect.stringContaining('262144 bytes') });
     // 'k' + 'String' + 'v' are 8 bytes.
     const attributes = { k: { DataType: 'String', StringValue: 'v' } };
-    await expect(send(queueUrl, 'x'.repeat(262_136), { MessageAttributes: attributes })).resolves.toBeDefined();
+    await expect(send(queueUrl, 'x'.repeat(262_136), { MessageAttributes: attributes })).resolves.toMatchObject({ MessageId: expect.any(String) });
     await expect(send(queueUrl, 'x'.repeat(262_137), { MessageAttributes: attributes })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
   });
 
@@ -378,7 +378,7 @@ describe('visibility timeout and receipt handles', () => {
     await send(queueUrl, 'once');
     const [message] = await receive(queueUrl);
     await local.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message!.ReceiptHandle! }));
-    await expect(local.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message!.ReceiptHandle! }))).resolves.toBeDefined();
+    await expect(local.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message!.ReceiptHandle! }))).resolves.toMatchObject({ $metadata: { httpStatusCode: 200 } });
     await expect(local.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: 'garbage' }))).rejects.toBeInstanceOf(ReceiptHandleIsInvalid);
   });
 
@@ -446,7 +446,7 @@ describe('PurgeQueue and retention', () => {
     expect(await receive(queueUrl)).toEqual([]);
     await expect(local.client.send(new PurgeQueueCommand({ QueueUrl: queueUrl }))).rejects.toBeInstanceOf(PurgeQueueInProgress);
     local.clock.advance(60);
-    await expect(local.client.send(new PurgeQueueCommand({ QueueUrl: queueUrl }))).resolves.toBeDefined();
+    await expect(local.client.send(new PurgeQueueCommand({ QueueUrl: queueUrl }))).resolves.toMatchObject({ $metadata: { httpStatusCode: 200 } });
   });
 
   it('drops a message once it is older than MessageRetentionPeriod, in flight or not', async () => {

@@ -130,7 +130,9 @@ describe('on the Data API, a Kafka invocation that dies inside a transaction lea
     expect(source.stats.errors).toBe(1);
     // The first retry met the abandoned claim of the second order: it failed at lock_timeout and was reported with its follower.
     expect(source.stats.partialBatches).toBeGreaterThanOrEqual(1);
-    expect(outcomes.filter((o) => o.kind === 'failed').every((o) => o.messageId === 'orders-0@1')).toBe(true);
+    const failed = outcomes.filter((o) => o.kind === 'failed').map((o) => o.messageId);
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(failed)).toEqual(new Set(['orders-0@1']));
     expect(outcomes.filter((o) => o.kind === 'processed').map((o) => o.messageId).sort()).toEqual(['orders-0@0', 'orders-0@1', 'orders-0@2']);
     expect(local.api.stats().openTransactions).toBe(0);
   });

@@ -172,7 +172,7 @@ describe.each(drivers)('Kafka handler failures on $name', (driver) => {
         const uncommitted = cases.filter((_c, i) => kinds[i] === 'failed' || kinds[i] === 'skipped').map((c) => c.record);
         expect(response).toEqual(kafkaFailures(...uncommitted));
         const inEvent = new Set(eventRecords(event).map(kafkaMessageId));
-        expect(namedIds(response).every((id) => inEvent.has(id))).toBe(true);
+        expect(namedIds(response).filter((id) => !inEvent.has(id))).toEqual([]);
         expect(new Set(namedIds(response)).size).toBe(response.batchItemFailures.length);
         const rows = await inboxRows(fx.pool, consumer);
         const named = new Set(namedIds(response));

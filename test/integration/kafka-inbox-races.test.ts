@@ -44,15 +44,14 @@ describe.each(drivers)('one Kafka record in two invocations at once on $name', (
       expect(all).toHaveLength(12);
       const processed = all.filter((o) => o.kind === 'processed').map((o) => o.messageId);
       expect(processed.sort()).toEqual(records.map(kafkaMessageId).sort());
-      expect(all.filter((o) => o.kind !== 'processed').every((o) => ['duplicate', 'failed', 'skipped'].includes(o.kind))).toBe(true);
+      expect(all.filter((o) => !['processed', 'duplicate', 'failed', 'skipped'].includes(o.kind))).toEqual([]);
 
       // Lambda resumes each named partition from its failed offset: those records come again and are duplicates.
       const named = new Set([...namedIds(a), ...namedIds(b)]);
       const retryOutcomes: Outcome[] = [];
       const retry = await processKafkaBatch(kafkaEvent(records.filter((r) => named.has(kafkaMessageId(r))).map(redelivered)), lambdaContext(), slowShip(consumer, fx.db, retryOutcomes, mode));
       expect(retry).toEqual({ batchItemFailures: [] });
-      expect(retryOutcomes).toHaveLength(named.size);
-      expect(retryOutcomes.every((o) => o.kind === 'duplicate')).toBe(true);
+      expect(retryOutcomes.map((o) => o.kind)).toEqual([...named].map(() => 'duplicate'));
       const after = await orderVersions(fx.pool, ids);
       expect(ids.map((id) => after.get(id))).toEqual(ids.map(() => 1));
     });

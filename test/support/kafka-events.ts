@@ -1,4 +1,4 @@
-import type { KafkaBatchResponse, KafkaEvent, KafkaEventRecord, KafkaItemIdentifier } from '../../local/kafka/index.js';
+import { javaBytes, type KafkaBatchResponse, type KafkaEvent, type KafkaEventRecord, type KafkaItemIdentifier } from '../../local/kafka/index.js';
 
 export interface KafkaRecordOptions {
   topic?: string;
@@ -7,7 +7,7 @@ export interface KafkaRecordOptions {
   offset?: number;
   /** The record's key, stored in base64; none by default, and then the record has no `key`, as Lambda sends it. */
   key?: string;
-  /** Header values as text; each header becomes its own `{ name: bytes }` object. */
+  /** Header values as text; each header becomes its own `{ name: bytes }` object, in signed Java bytes as Lambda sends them. */
   headers?: Record<string, string>;
   timestamp?: number;
 }
@@ -29,7 +29,7 @@ export function kafkaRecord(value: unknown, options: KafkaRecordOptions = {}): K
     timestamp: options.timestamp ?? Date.now(),
     timestampType: 'CREATE_TIME',
     value: base64(typeof value === 'string' ? value : JSON.stringify(value)),
-    headers: Object.entries(options.headers ?? {}).map(([name, text]) => ({ [name]: [...Buffer.from(text, 'utf8')] })),
+    headers: Object.entries(options.headers ?? {}).map(([name, text]) => ({ [name]: javaBytes(Buffer.from(text, 'utf8')) })),
   };
   if (options.key !== undefined) record.key = base64(options.key);
   return record;

@@ -29,3 +29,35 @@ describe('lanes keep order inside and bound concurrency across', () => {
     expect(seen.sort()).toEqual(['x', 'y', 'z']);
   });
 });
+
+describe('one lane that throws abandons no other lane', () => {
+  it('runs every lane to its end and rejects only once all have settled, with the first error', async () => {
+    const finished: string[] = [];
+    const boom = new Error('lane b broke');
+    const lanes = laneItems(['a', 'b', 'c', 'd'], (item) => item);
+
+    const settled = runLanes(lanes, 2, async (lane) => {
+      if (lane.id === 'b') throw boom;
+      await new Promise((resolve) => setTimeout(resolve, lane.id === 'a' ? 30 : 5));
+      finished.push(lane.id);
+    }).then(() => 'resolved', (error: unknown) => error);
+
+    expect(await settled).toBe(boom);
+    expect(finished.sort()).toEqual(['a', 'c', 'd']);
+  });
+
+  it('settles after every lane, whatever value a lane throws', async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const finished: string[] = [];
+
+    const outcome = runLanes(laneItems(['x', 'y'], (item) => item), 2, async (lane) => {
+      if (lane.id === 'x') throw proxy;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      finished.push(lane.id);
+    });
+
+    await expect(outcome).rejects.toBe(proxy);
+    expect(finished).toEqual(['y']);
+  });
+});

@@ -25,8 +25,16 @@ describe('the workload', () => {
     const { orders, messages } = workload({ mode: 'transaction', fifo: false, poison: 0 });
 
     expect(messages.map((message) => (message.body as { amount: string }).amount)).toEqual(orders.map((order) => order.amount));
-    expect(orders.every((order) => /^\d+\.\d{2}$/.test(order.amount) && Number(order.amount) >= 1)).toBe(true);
-    expect(messages.every((message) => message.groupId === undefined && message.key?.startsWith('pay-'))).toBe(true);
+    expect(orders.map((order) => /^\d+\.\d{2}$/.test(order.amount) && Number(order.amount) >= 1)).toEqual([true, true, true, true]);
+    expect(messages.map((message) => message.groupId === undefined && message.key?.startsWith('pay-'))).toEqual([true, true, true, true]);
+  });
+
+  it('gives one order in twenty a key with non-ASCII letters, as real keys have', () => {
+    const { orders } = workload({ orders: 80, poison: 0 });
+    const nonAscii = orders.filter((order) => /[^\x20-\x7e]/.test(order.key));
+
+    expect(nonAscii.map((order) => order.key.split('-').slice(0, 2).join('-'))).toEqual(['ship-Zürich', 'ship-Łódź', 'ship-São', 'ship-東京']);
+    expect(nonAscii.map((order) => orders.indexOf(order))).toEqual([19, 39, 59, 79]);
   });
 
   it('mixes in poison that is not JSON or fails the schema', () => {
@@ -94,7 +102,7 @@ describe('the fault plan', () => {
   it('spares a batch holding a message on its last receive, so crashes alone never send one to the DLQ', () => {
     const plan = faultPlan(rates, 'orders', seededRandom(1));
 
-    expect(plan.crashAt([...batch(3), ...batch(1, 4)])).toBeDefined();
+    expect(plan.crashAt([...batch(3), ...batch(1, 4)])).toMatchObject({ when: expect.stringMatching(/^(before|after)-commit$/), at: expect.any(Number) });
     expect(plan.crashAt([...batch(3), ...batch(1, 5)])).toBeUndefined();
   });
 });

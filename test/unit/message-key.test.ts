@@ -25,9 +25,15 @@ describe('a key must be a non-empty string of at most 512 characters', () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.message).toMatch(message);
   });
-  it('a throwing key function is refused with its message', () => {
+  it('a throwing key function is refused with what it threw', () => {
     const result = keyOf(record, () => { throw new Error('boom'); }, sqsDefaultKey);
-    expect(!result.ok && result.error.message).toMatch(/threw: boom/);
+    expect(!result.ok && result.error.message).toBe('The message has no usable idempotency key: the key function threw Error: boom.');
+  });
+  it('a key function that throws a revoked Proxy is refused too, not thrown through', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const result = keyOf(record, () => { throw proxy; }, sqsDefaultKey);
+    expect(!result.ok && result.error.message).toBe('The message has no usable idempotency key: the key function threw a thrown value whose text cannot be read.');
   });
   it('512 characters are accepted, and a key of the user is never a fallback', () => {
     expect(keyOf(record, () => 'x'.repeat(512), sqsDefaultKey)).toEqual({ ok: true, key: 'x'.repeat(512) });

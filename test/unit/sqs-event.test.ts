@@ -14,6 +14,8 @@ describe('only an SQS batch is accepted', () => {
     ['an API Gateway event', { httpMethod: 'GET', body: '' }, /no Records array/],
     ['a record that is not an object', { Records: [1] }, /record 0 is not an object/],
     ['a record without body', { Records: [{ messageId: 'm' }] }, /record 0 \(m\) has no body/],
+    // [record, , record]: forEach and map skip the hole.
+    ['a Records array with a hole', { Records: Object.assign(new Array(3), { 0: sqsRecord({ a: 1 }), 2: sqsRecord({ a: 2 }) }) }, /record 1 is not an object/],
   ])('%s is refused', (_label, event, message) => {
     expect(() => sqsRecords(event)).toThrow(InvalidEventError);
     expect(() => sqsRecords(event)).toThrow(message);

@@ -1,25 +1,6 @@
 import { InboxError } from '../errors.js';
 
 /**
- * The Data API no longer knows the transaction (TransactionNotFoundException): the service rolled
- * it back after 3 minutes without a call, or after a failed statement. Nothing of it committed and
- * no further call is sent on it; the message is retried.
- *
- * @example
- * ```ts
- * onOutcome: (o) => { if (o.error instanceof DataApiTransactionEndedError) logger.warn('keep a handler under 3 minutes between calls'); }
- * ```
- */
-export class DataApiTransactionEndedError extends InboxError {
-  public readonly transactionId: string;
-  public constructor(transactionId: string, options?: ErrorOptions) {
-    super(`The Data API has already ended transaction ${transactionId} (3 minutes without a call, or a failed statement); nothing of it committed. Keep the calls of one transaction close together and do not reuse a transaction after an error.`, options);
-    this.name = 'DataApiTransactionEndedError';
-    this.transactionId = transactionId;
-  }
-}
-
-/**
  * A statement ran past the Data API's limit (45 seconds) and was cancelled (StatementTimeoutException).
  *
  * @example

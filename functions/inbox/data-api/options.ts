@@ -1,6 +1,7 @@
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import { INBOX_ENV } from '../contract.js';
 import { InboxConfigError } from '../errors.js';
+import { withDefaults } from '../with-defaults.js';
 
 /**
  * How long a call waits for a paused Aurora Serverless cluster to resume. The driver cannot see the
@@ -78,7 +79,7 @@ export function resumeRetryOf(options: DataApiDatabaseOptions): Required<ResumeR
       throw new InboxConfigError(`dataApiDatabase needs ${field} (a non-empty string), but ${JSON.stringify(options[field]) ?? 'undefined'} was given.`);
     }
   }
-  const resume = { ...RESUME_DEFAULTS, ...options.resumeRetry };
+  const resume = withDefaults(RESUME_DEFAULTS, options.resumeRetry);
   if (!Number.isInteger(resume.attempts) || resume.attempts < 1 || resume.attempts > 50) {
     throw new InboxConfigError(`resumeRetry.attempts must be a whole number from 1 to 50, but ${String(resume.attempts)} was given.`);
   }

@@ -1,6 +1,6 @@
-import { DatabaseQueryError } from '../database/errors.js';
+import { DatabaseQueryError, TransactionEndedError } from '../database/errors.js';
 import { sqlStateOf } from '../sql/sql-state.js';
-import { DataApiResumingError, DataApiStatementTimeoutError, DataApiTransactionEndedError } from './errors.js';
+import { DataApiResumingError, DataApiStatementTimeoutError } from './errors.js';
 
 // What the service and older versions of it say of a transaction it no longer has.
 const TRANSACTION_GONE = /Transaction .* (is not|isn't) found/i;
@@ -35,7 +35,7 @@ function isTransactionGone(error: unknown): boolean {
  * ```
  */
 export function translateServiceError(error: unknown, transactionId: string | undefined): unknown {
-  if (transactionId !== undefined && isTransactionGone(error)) return new DataApiTransactionEndedError(transactionId, { cause: error });
+  if (transactionId !== undefined && isTransactionGone(error)) return new TransactionEndedError(transactionId, { cause: error });
   switch (serviceErrorName(error)) {
     case 'DatabaseErrorException':
       return new DatabaseQueryError((error as Error).message, sqlStateOf(error), { cause: error });

@@ -1,8 +1,8 @@
 import type { QueryResult, Row, Transaction } from '../database/database.js';
-import { DatabaseQueryError } from '../database/errors.js';
+import { DatabaseQueryError, TransactionEndedError } from '../database/errors.js';
 import { serialized } from '../database/serialized.js';
+import { withTransactionScope } from '../database/transaction-scope.js';
 import type { SqlStatement } from '../sql/sql.js';
-import { DataApiTransactionEndedError } from './errors.js';
 import { translateServiceError } from './service-errors.js';
 
 /** The calls one Data API transaction makes, with its id bound. */
@@ -20,6 +20,8 @@ export interface TransactionCalls {
  * back already; the rollback is still sent and a "not found" answer ignored, because a transaction
  * left open would hold the claim's row locks for 3 minutes. A later `tx.query` after a failed
  * statement is refused without a call (SQLSTATE 25P02, as on PostgreSQL), and so is the commit.
+ * As on the pg driver (`withTransactionScope`), a query issued after `work` returned is refused
+ * with `TransactionEndedError` without a call, and one still running then rolls the transaction back.
  *
  * @example
  * ```ts
@@ -35,30 +37,28 @@ export async function inTransaction<T>(id: string, calls: TransactionCalls, work
       return await call();
     } catch (error) {
       const translated = translateServiceError(error, id);
-      if (translated instanceof DataApiTransactionEndedError) gone = true;
+      if (translated instanceof TransactionEndedError) gone = true;
       throw translated;
     }
   };
 
-  const tx: Transaction = {
-    query: <R = Row>(statement: SqlStatement) => inTurn(async () => {
-      if (gone) throw new DataApiTransactionEndedError(id);
-      if (failed !== undefined) {
-        throw new DatabaseQueryError('current transaction is aborted: an earlier statement of it failed, so it can only be rolled back.', '25P02', { cause: failed });
-      }
-      try {
-        return await onTransaction(() => calls.execute<R>(statement));
-      } catch (error) {
-        failed = error;
-        throw error;
-      }
-    }) as Promise<QueryResult<R>>,
-  };
+  const query: Transaction['query'] = <R = Row>(statement: SqlStatement) => inTurn(async () => {
+    if (gone) throw new TransactionEndedError(id);
+    if (failed !== undefined) {
+      throw new DatabaseQueryError('current transaction is aborted: an earlier statement of it failed, so it can only be rolled back.', '25P02', { cause: failed });
+    }
+    try {
+      return await onTransaction(() => calls.execute<R>(statement));
+    } catch (error) {
+      failed = error;
+      throw error;
+    }
+  }) as Promise<QueryResult<R>>;
 
   try {
-    const result = await work(tx);
+    const result = await withTransactionScope(query, work);
     await inTurn(async () => {
-      if (gone) throw new DataApiTransactionEndedError(id);
+      if (gone) throw new TransactionEndedError(id);
       // A handler that swallowed a statement's error must not see its work reported committed.
       if (failed !== undefined) {
         throw new DatabaseQueryError('The transaction was not committed: one of its statements failed (the handler caught the error).', '25P02', { cause: failed });

@@ -1,4 +1,5 @@
 import { retry } from '../retry.js';
+import { withDefaults } from '../with-defaults.js';
 
 /** How long to keep knocking on a paused Aurora Serverless v2 database. */
 export interface ResumeWait {
@@ -32,10 +33,14 @@ const RESUMING: ReadonlySet<string> = new Set(['DatabaseResumingException', 'Dat
  * ```
  */
 export function isResuming(error: unknown): boolean {
-  for (let current = error, depth = 0; current !== null && typeof current === 'object' && depth < 5; depth += 1) {
-    const name = (current as { name?: unknown }).name;
-    if (typeof name === 'string' && RESUMING.has(name)) return true;
-    current = (current as { cause?: unknown }).cause;
+  try {
+    for (let current = error, depth = 0; current !== null && typeof current === 'object' && depth < 5; depth += 1) {
+      const name = (current as { name?: unknown }).name;
+      if (typeof name === 'string' && RESUMING.has(name)) return true;
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    // A value that throws when read (a revoked Proxy) says nothing of a resume.
   }
   return false;
 }
@@ -53,7 +58,7 @@ export function isResuming(error: unknown): boolean {
  * ```
  */
 export function untilResumed<T>(attempt: () => Promise<T>, wait: ResumeWait): Promise<T> {
-  const { marginMs, waitMs } = { ...RESUME_WAIT_DEFAULTS, ...wait };
+  const { marginMs, waitMs } = withDefaults(RESUME_WAIT_DEFAULTS, wait);
   return retry(attempt, {
     attempts: Number.POSITIVE_INFINITY,
     backoff: { baseMs: waitMs, maxMs: waitMs, jitter: 'none' },

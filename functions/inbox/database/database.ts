@@ -10,7 +10,10 @@ export interface QueryResult<R = Row> {
 }
 
 /**
- * An open transaction. Calls are serialized by the kit, so a handler may issue them in parallel.
+ * An open transaction. Calls are serialized by the kit, so a handler may issue them in parallel,
+ * as long as it awaits them: the transaction serves queries only while its callback runs (a later
+ * one is refused with `TransactionEndedError`, one still running when the callback returns rolls
+ * it back with `UnawaitedQueryError`).
  *
  * @example
  * ```ts
@@ -36,7 +39,7 @@ export interface Transaction {
 export interface Database {
   /** One statement, autocommitted. */
   query<R = Row>(statement: SqlStatement): Promise<QueryResult<R>>;
-  /** Runs `work` in a transaction: commits when it returns, rolls back when it throws. */
+  /** Runs `work` in a transaction: commits when it returns (with none of its queries still running), rolls back when it throws. */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Releases what the driver opened. */
   close(): Promise<void>;

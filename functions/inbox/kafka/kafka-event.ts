@@ -1,7 +1,7 @@
 /**
  * One record as Lambda's Kafka event sources (Amazon MSK, self-managed Kafka) hand it to a
  * function: key and value in base64 (a record without a key has no `key`), each header as its own
- * `{ name: bytes }` object.
+ * `{ name: bytes }` object, each byte a signed Java byte (-128..127).
  */
 export interface KafkaRecord {
   topic: string;
@@ -81,10 +81,24 @@ export function kafkaValueBytes(record: Pick<KafkaRecord, 'value'>): Buffer {
   return Buffer.from(value, 'base64');
 }
 
+// Lambda sends each header byte as a Java byte, signed (-128..127): `ë` is [-61, -85]. Unsigned
+// bytes (0..255), as some tools write them, are read too; each value is taken modulo 256.
+const isHeaderByte = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= -128 && (value as number) <= 255;
+
+// Array.from reads a hole as undefined, which is then refused (every() would skip it).
+function headerBytes(name: string, value: unknown): Uint8Array {
+  const values: unknown[] = Array.isArray(value) ? Array.from(value) : [];
+  if (!Array.isArray(value) || !values.every(isHeaderByte)) {
+    throw new TypeError(`header ${name} is not a list of bytes (whole numbers from -128 to 255)`);
+  }
+  return Uint8Array.from(values as number[], (byte) => byte & 0xff);
+}
+
 /**
  * The UTF-8 text of a record's header, or undefined when the record has none by that name (the
- * first one, when a producer sent it twice). Throws a TypeError when the header is not a list of
- * bytes or its bytes are not UTF-8.
+ * first one, when a producer sent it twice). Header bytes are read as Lambda sends them, signed
+ * Java bytes (`ë` as `[-61, -85]`), or unsigned. Throws a TypeError when the header is not a list
+ * of such bytes or its bytes are not UTF-8.
  *
  * @example
  * ```ts
@@ -93,14 +107,12 @@ export function kafkaValueBytes(record: Pick<KafkaRecord, 'value'>): Buffer {
  */
 export function kafkaHeader(record: Pick<KafkaRecord, 'headers'>, name: string): string | undefined {
   for (const header of record.headers ?? []) {
-    const bytes = header?.[name];
-    if (bytes !== undefined) {
-      if (!Array.isArray(bytes) || bytes.some((byte) => !Number.isInteger(byte) || byte < 0 || byte > 255)) {
-        throw new TypeError(`header ${name} is not a list of bytes`);
-      }
+    const value = header?.[name];
+    if (value !== undefined) {
+      const bytes = headerBytes(name, value);
       // Lossy decoding would map different keys to one text and drop the later message as a duplicate.
       try {
-        return UTF8.decode(Uint8Array.from(bytes));
+        return UTF8.decode(bytes);
       } catch {
         throw new TypeError(`header ${name} is not UTF-8 text`);
       }

@@ -3,6 +3,7 @@ import type { Database, QueryResult, Row, Transaction } from '../database/databa
 import { DatabaseQueryError } from '../database/errors.js';
 import { InboxConfigError } from '../errors.js';
 import { serialized } from '../database/serialized.js';
+import { withTransactionScope } from '../database/transaction-scope.js';
 import { sqlStateOf } from '../sql/sql-state.js';
 import { toPgQuery, type SqlStatement } from '../sql/sql.js';
 
@@ -37,7 +38,10 @@ async function run<R>(client: pg.Pool | pg.PoolClient, statement: SqlStatement):
 /**
  * A `Database` on node-postgres, for tests, local runs and servers reached over TCP. A transaction
  * runs on a dedicated client, is rolled back on any error, and the client is released even when the
- * rollback fails (it is then destroyed rather than returned to the pool).
+ * rollback fails (it is then destroyed rather than returned to the pool). Its queries reach the
+ * client only while the callback runs: one issued after it returned is refused with
+ * `TransactionEndedError` (it never runs in the next transaction of the pooled client), and one
+ * still running when it returned makes the transaction roll back with `UnawaitedQueryError`.
  *
  * @example
  * ```ts
@@ -73,9 +77,9 @@ export function pgDatabase(options: PgDatabaseOptions): Database {
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const tx: Transaction = { query: serialized((statement: SqlStatement) => run(client, statement)) as Transaction['query'] };
+        const query = serialized((statement: SqlStatement) => run(client, statement)) as Transaction['query'];
         try {
-          const result = await work(tx);
+          const result = await withTransactionScope(query, work);
           // COMMIT of a transaction with a failed statement (its error caught by the handler) rolls back
           // without an error; reporting that as committed would acknowledge a message whose claim is gone.
           const ended = await client.query('COMMIT');

@@ -8,10 +8,12 @@ import {
   type ExistingClaim,
 } from '../claim/claim.js';
 import type { Database } from '../database/database.js';
+import { withTransactionScope } from '../database/transaction-scope.js';
 import type { ApplyMode } from '../options.js';
 import { retry, type RetryPolicy } from '../retry.js';
 import { SqlState, sqlStateOf } from '../sql/sql-state.js';
 import { ClaimVanishedError } from './errors.js';
+import { describeThrown } from './thrown-value.js';
 import type { RecordResult } from './prepared-record.js';
 
 const MAX_REASON_LENGTH = 2000;
@@ -19,7 +21,7 @@ const MAX_REASON_LENGTH = 2000;
 /** The text recorded for a rejected message. */
 function reasonOf(error: unknown): string {
   // PostgreSQL text cannot hold U+0000 (a parse error may quote a value's bytes): written out, so the row can be stored.
-  const text = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replaceAll('\u0000', '\\u0000');
+  const text = describeThrown(error).replaceAll('\u0000', '\\u0000');
   return text.length > MAX_REASON_LENGTH ? `${text.slice(0, MAX_REASON_LENGTH - 1)}…` : text;
 }
 
@@ -82,7 +84,7 @@ function idleBound(policy: RetryPolicy): number | undefined {
 
 async function inTransactionMode<T, R>(
   db: Database, handle: Extract<ApplyMode<T, R>, { kind: 'transaction' }>['handle'],
-  message: T, record: R, target: ClaimTarget, policy: RetryPolicy,
+  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void,
 ): Promise<RecordResult> {
   return retry(() => db.transaction(async (tx): Promise<RecordResult> => {
     const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(policy) }));
@@ -91,7 +93,9 @@ async function inTransactionMode<T, R>(
       if (found === undefined) throw new ClaimVanishedError(target.key);
       return { kind: found.kind };
     }
-    await handle(message, { tx, record, key: target.key });
+    // The handler's queries are the kit's to bound whatever the driver: one still running when
+    // handle returns rolls the message back, one issued after is refused and reported.
+    await withTransactionScope((statement) => tx.query(statement), (scoped) => handle(message, { tx: scoped, record, key: target.key }), onLateQuery);
     return { kind: 'processed' };
   }), policy);
 }
@@ -99,15 +103,19 @@ async function inTransactionMode<T, R>(
 /**
  * Claims the record's key and applies its effect in one transaction (transaction mode) or one
  * guarded statement (statement mode), retrying transient errors in place. Resolves to processed,
- * duplicate or collision; throws what the handler or the database threw.
+ * duplicate or collision; throws what the handler or the database threw, `UnawaitedQueryError`
+ * when `handle` returned with queries still running. `onLateQuery` is told of each query the
+ * handler issues after it returned (refused with `TransactionEndedError`).
  *
  * @example
  * ```ts
- * await applyRecord(db, options.mode, order, record, target, policy) // { kind: 'processed' }
+ * await applyRecord(db, options.mode, order, record, target, policy, () => logger.error('late query')) // { kind: 'processed' }
  * ```
  */
-export function applyRecord<T, R>(db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy): Promise<RecordResult> {
+export function applyRecord<T, R>(
+  db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void,
+): Promise<RecordResult> {
   return mode.kind === 'statement'
     ? inStatementMode(db, mode.statement, message, record, target, policy)
-    : inTransactionMode(db, mode.handle, message, record, target, policy);
+    : inTransactionMode(db, mode.handle, message, record, target, policy, onLateQuery);
 }

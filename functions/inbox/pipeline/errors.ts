@@ -26,7 +26,8 @@ export class PermanentError extends Error {
 
 /**
  * Whether an error says its message can never succeed: a `PermanentError`, a subclass of it, or one
- * from another copy of the kit.
+ * from another copy of the kit. False for a value that cannot be looked at (a revoked Proxy throws on
+ * `instanceof`): such a message fails and is retried instead.
  *
  * @example
  * ```ts
@@ -34,7 +35,11 @@ export class PermanentError extends Error {
  * ```
  */
 export function isPermanentError(error: unknown): boolean {
-  return error instanceof PermanentError || (typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[PERMANENT] === true);
+  try {
+    return error instanceof PermanentError || (typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[PERMANENT] === true);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -28,6 +28,9 @@ export function laneItems<R>(items: readonly R[], laneOf: (item: R) => string): 
 
 /**
  * Runs `work` on each lane, at most `concurrency` lanes at once; a lane's items are its own business.
+ * Every lane runs and settles even when another lane's work throws, so nothing is still running
+ * once this settles (a batch must not answer while a statement of it may yet commit); the first
+ * error is thrown then.
  *
  * @example
  * ```ts
@@ -36,12 +39,18 @@ export function laneItems<R>(items: readonly R[], laneOf: (item: R) => string): 
  */
 export async function runLanes<R>(lanes: readonly Lane<R>[], concurrency: number, work: (lane: Lane<R>) => Promise<void>): Promise<void> {
   let next = 0;
+  const errors: unknown[] = [];
   const worker = async () => {
     while (next < lanes.length) {
       const lane = lanes[next];
       next += 1;
-      if (lane) await work(lane);
+      try {
+        if (lane) await work(lane);
+      } catch (error) {
+        errors.push(error);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, lanes.length) }, worker));
+  if (errors.length > 0) throw errors[0];
 }

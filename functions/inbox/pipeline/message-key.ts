@@ -1,6 +1,7 @@
 import { DEFAULTS } from '../options.js';
 import { InvalidKeyError } from './errors.js';
 import type { DefaultKey, KeyFallback } from './record-source.js';
+import { describeThrown } from './thrown-value.js';
 
 /** A record's key, or why it has none. */
 export type KeyResult =
@@ -34,6 +35,7 @@ export function keyOf<R>(record: R, key: ((record: R) => string) | undefined, de
     const found = defaultKey(record);
     return checked(found.key, found.fallback);
   } catch (error) {
-    return { ok: false, error: new InvalidKeyError(`the key function threw: ${(error as Error)?.message ?? String(error)}`) };
+    const what = key !== undefined ? 'the key function threw' : 'reading the default key threw';
+    return { ok: false, error: new InvalidKeyError(`${what} ${describeThrown(error)}`) };
   }
 }

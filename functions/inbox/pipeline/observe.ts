@@ -37,6 +37,28 @@ function warnOfFallback(outcome: Outcome, consumer: string, logger: ResolvedOpti
 }
 
 /**
+ * Says, through the consumer's logger (or the console when it has none), that the handler of a
+ * message issued a query after its transaction had ended: the query was refused and did not run,
+ * so its effect is missing from a message already settled. Said every time, naming the message;
+ * a logger that throws is ignored.
+ *
+ * @example
+ * ```ts
+ * reportLateQuery(prepared.messageId, key, options);
+ * ```
+ */
+export function reportLateQuery(messageId: string, key: string, options: Pick<ResolvedOptions<unknown, unknown>, 'consumer' | 'logger'>): void {
+  const text = `consumer ${options.consumer}, message ${messageId} (key ${key}): a tx.query came after its transaction had ended, so it was refused and did not run. `
+    + 'The handler issued it from a timer or an un-awaited chain; await every query inside handle.';
+  try {
+    if (options.logger) options.logger.error(text, { consumer: options.consumer, messageId, key });
+    else console.error(text);
+  } catch {
+    // A logger that throws has nothing more to say.
+  }
+}
+
+/**
  * Tells the user's hook, logger and metrics what became of a record. A throwing hook or metrics
  * object is logged and ignored, a throwing logger ignored: observing must never change what is
  * acknowledged. A record keyed by a fallback a redrive

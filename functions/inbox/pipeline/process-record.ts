@@ -3,6 +3,7 @@ import type { ResolvedOptions } from '../options.js';
 import type { RetryPolicy } from '../retry.js';
 import { applyRecord, rejectRecord } from './apply.js';
 import { isPermanentError } from './errors.js';
+import { reportLateQuery } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 
 /**
@@ -31,7 +32,7 @@ export async function processRecord<T, R>(
     return rejectRecord(options.db, target, error, policy);
   }
   try {
-    return await applyRecord(options.db, options.mode, message, prepared.record, target, policy);
+    return await applyRecord(options.db, options.mode, message, prepared.record, target, policy, () => reportLateQuery(prepared.messageId, target.key, options));
   } catch (error) {
     if (isPermanentError(error)) return rejectRecord(options.db, target, error, policy);
     return { kind: 'failed', error };

@@ -17,12 +17,16 @@ const TRANSIENT_NAMES: ReadonlySet<string> = new Set(['DatabaseResumingException
  * ```
  */
 export function isTransient(error: unknown): boolean {
-  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; depth += 1) {
-    const state = sqlStateOf(current);
-    if (state !== undefined && TRANSIENT_STATES.has(state)) return true;
-    const name = (current as { name?: unknown }).name;
-    if (typeof name === 'string' && TRANSIENT_NAMES.has(name)) return true;
-    current = (current as { cause?: unknown }).cause;
+  try {
+    for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; depth += 1) {
+      const state = sqlStateOf(current);
+      if (state !== undefined && TRANSIENT_STATES.has(state)) return true;
+      const name = (current as { name?: unknown }).name;
+      if (typeof name === 'string' && TRANSIENT_NAMES.has(name)) return true;
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    // What user code threw may throw when read (a revoked Proxy): not a database's transient error.
   }
   return false;
 }

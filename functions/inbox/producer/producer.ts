@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { InboxConfigError } from '../errors.js';
 import { backoffDelay, sleep } from '../retry.js';
+import { withDefaults } from '../with-defaults.js';
 import { batches } from './batches.js';
 import { prepare, type Prepared } from './outgoing-entry.js';
 import type { FailedMessage, OutgoingMessage, SendMessagesOptions, SendMessagesResult, SentMessage } from './types.js';
@@ -48,7 +49,7 @@ export async function sendMessages(
   messages: readonly OutgoingMessage[],
   options: SendMessagesOptions = {},
 ): Promise<SendMessagesResult> {
-  const { maxAttempts, baseDelayMs, maxDelayMs, maxBatchBytes } = { ...PRODUCER_DEFAULTS, ...options };
+  const { maxAttempts, baseDelayMs, maxDelayMs, maxBatchBytes } = withDefaults(PRODUCER_DEFAULTS, options);
   if (!client || typeof client.send !== 'function') throw new InboxConfigError('sendMessages needs an SQSClient.');
   if (typeof queueUrl !== 'string' || queueUrl === '') throw new InboxConfigError('sendMessages needs the queue URL.');
   if (!Array.isArray(messages)) throw new InboxConfigError('sendMessages takes an array of messages.');

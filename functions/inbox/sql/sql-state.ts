@@ -22,9 +22,14 @@ const SQLSTATE_IN_MESSAGE = /SQLState:\s*([0-9A-Z]{5})/;
  */
 export function sqlStateOf(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
-  const { sqlState, code, message } = error as { sqlState?: unknown; code?: unknown; message?: unknown };
-  if (typeof sqlState === 'string') return sqlState;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  if (typeof message === 'string') return SQLSTATE_IN_MESSAGE.exec(message)?.[1];
-  return undefined;
+  try {
+    const { sqlState, code, message } = error as { sqlState?: unknown; code?: unknown; message?: unknown };
+    if (typeof sqlState === 'string') return sqlState;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    if (typeof message === 'string') return SQLSTATE_IN_MESSAGE.exec(message)?.[1];
+    return undefined;
+  } catch {
+    // A value user code threw may throw when read (a revoked Proxy, a throwing getter): it has no SQLSTATE.
+    return undefined;
+  }
 }

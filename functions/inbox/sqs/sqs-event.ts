@@ -20,13 +20,15 @@ export function sqsRecords(event: unknown): SQSRecord[] {
       ? `it comes from ${String((event as { eventSource?: unknown }).eventSource)} and has no Records array`
       : 'it has no Records array');
   }
-  records.forEach((record: unknown, index) => {
+  // An index loop, not forEach: forEach skips the holes of a sparse array, which would reach the pipeline.
+  for (let index = 0; index < records.length; index += 1) {
+    const record: unknown = records[index];
     if (typeof record !== 'object' || record === null) throw refuse(`record ${index} is not an object`);
     const { messageId, body, eventSource } = record as Partial<SQSRecord>;
     if (eventSource !== undefined && eventSource !== 'aws:sqs') throw refuse(`record ${index} comes from ${String(eventSource)}`);
     if (typeof messageId !== 'string' || messageId === '') throw refuse(`record ${index} has no messageId`);
     if (typeof body !== 'string') throw refuse(`record ${index} (${messageId}) has no body`);
-  });
+  }
   return records as SQSRecord[];
 }
 
