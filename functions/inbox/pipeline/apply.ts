@@ -9,6 +9,7 @@ import {
 } from '../claim/claim.js';
 import type { Database } from '../database/database.js';
 import type { ApplyMode } from '../options.js';
+import { NO_OUTBOX, type OutboxBatch } from '../outbox/outbox-batch.js';
 import { retry, type RetryPolicy } from '../retry.js';
 import { SqlState, sqlStateOf } from '../sql/sql-state.js';
 import { ClaimVanishedError } from './errors.js';
@@ -54,11 +55,13 @@ export async function rejectRecord(db: Database, target: ClaimTarget, reason: un
 
 async function inStatementMode<T, R>(
   db: Database, statement: Extract<ApplyMode<T, R>, { kind: 'statement' }>['statement'],
-  message: T, record: R, target: ClaimTarget, policy: RetryPolicy,
+  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, outbox: OutboxBatch | undefined,
 ): Promise<RecordResult> {
   const effect = statement(message, { record, key: target.key });
+  const writes = outbox?.inStatement(message, { record, key: target.key });
   try {
-    await retry(() => db.query(guardedStatement(target, effect)), policy);
+    const { rows } = await retry(() => db.query(guardedStatement(target, effect, writes?.addition)), policy);
+    writes?.committed(rows[0]);
     return { kind: 'processed' };
   } catch (error) {
     if (sqlStateOf(error) !== SqlState.divisionByZero) throw error;
@@ -82,23 +85,32 @@ function idleBound(policy: RetryPolicy): number | undefined {
 
 async function inTransactionMode<T, R>(
   db: Database, handle: Extract<ApplyMode<T, R>, { kind: 'transaction' }>['handle'],
-  message: T, record: R, target: ClaimTarget, policy: RetryPolicy,
+  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, outbox: OutboxBatch | undefined,
 ): Promise<RecordResult> {
-  return retry(() => db.transaction(async (tx): Promise<RecordResult> => {
-    const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(policy) }));
-    if (Number(rows[0]?.claimed) !== 1) {
-      const found = await existing(tx, target);
-      if (found === undefined) throw new ClaimVanishedError(target.key);
-      return { kind: found.kind };
-    }
-    await handle(message, { tx, record, key: target.key });
-    return { kind: 'processed' };
-  }), policy);
+  return retry(async () => {
+    let writes: ReturnType<OutboxBatch['inTransaction']> | undefined;
+    const result = await db.transaction(async (tx): Promise<RecordResult> => {
+      const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(policy) }));
+      if (Number(rows[0]?.claimed) !== 1) {
+        const found = await existing(tx, target);
+        if (found === undefined) throw new ClaimVanishedError(target.key);
+        return { kind: found.kind };
+      }
+      writes = outbox?.inTransaction(tx, target.key);
+      await handle(message, { tx, record, key: target.key, outbox: writes?.context ?? NO_OUTBOX });
+      return { kind: 'processed' };
+    });
+    // Only what committed is sent: rows of an attempt that rolled back are gone with it.
+    writes?.committed();
+    return result;
+  }, policy);
 }
 
 /**
  * Claims the record's key and applies its effect in one transaction (transaction mode) or one
- * guarded statement (statement mode), retrying transient errors in place. Resolves to processed,
+ * guarded statement (statement mode), retrying transient errors in place. With the batch's
+ * `outbox`, the message's outgoing rows are written in the same transaction or statement, and kept
+ * for the send after the commit once it committed. Resolves to processed,
  * duplicate or collision; throws what the handler or the database threw.
  *
  * @example
@@ -106,8 +118,10 @@ async function inTransactionMode<T, R>(
  * await applyRecord(db, options.mode, order, record, target, policy) // { kind: 'processed' }
  * ```
  */
-export function applyRecord<T, R>(db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy): Promise<RecordResult> {
+export function applyRecord<T, R>(
+  db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy, outbox?: OutboxBatch,
+): Promise<RecordResult> {
   return mode.kind === 'statement'
-    ? inStatementMode(db, mode.statement, message, record, target, policy)
-    : inTransactionMode(db, mode.handle, message, record, target, policy);
+    ? inStatementMode(db, mode.statement, message, record, target, policy, outbox)
+    : inTransactionMode(db, mode.handle, message, record, target, policy, outbox);
 }
