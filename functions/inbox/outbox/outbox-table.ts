@@ -338,7 +338,7 @@ export function leaseOf(records: readonly LeaseRecord[]): { rows: LeasedRow[]; g
  */
 export function payloadStatement(parts: readonly { readonly id: string; readonly part: number }[]): SqlStatement {
   return sql`SELECT p.id::text AS id, p.part,
-  substring(convert_to(m.attributes::text || chr(10) || m.body, 'UTF8') FROM p.part * ${PAYLOAD_PART_BYTES} + 1 FOR ${PAYLOAD_PART_BYTES}) AS bytes
+  substring(convert_to(m.attributes::text || chr(10) || m.body, 'UTF8') FROM (p.part * ${PAYLOAD_PART_BYTES}::int + 1)::int FOR ${PAYLOAD_PART_BYTES}::int) AS bytes
 FROM (VALUES ${commaList(parts.map(({ id, part }) => sql`(${sql.uuid(id)}::uuid, ${part}::int)`))}) AS p(id, part)
 JOIN outbox_message m ON m.id = p.id`;
 }

@@ -1,13 +1,15 @@
 import type { SQSRecord } from 'aws-lambda';
 import { DEFAULTS } from '../options.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
+import { envelopeKey } from './envelope-key.js';
 import { messageGroupOf, sqsRecords } from './sqs-event.js';
 
 /**
- * The default idempotency key: the `idempotency-key` message attribute, else the FIFO
- * `MessageDeduplicationId`, else the SQS `messageId`. Only the attribute survives a redrive (a
- * moved message gets a new messageId, and a FIFO DLQ replaces the deduplication id), so the other
- * two are marked as fallbacks.
+ * The default idempotency key: the `idempotency-key` message attribute, else the key of an
+ * EventBridge event or SNS notification the body is (`envelopeKey`: the outbox's id, for a chain
+ * through EventBridge or SNS), else the FIFO `MessageDeduplicationId`, else the SQS `messageId`.
+ * Only the first two survive a redrive (a moved message gets a new messageId, and a FIFO DLQ
+ * replaces the deduplication id), so the other two are marked as fallbacks.
  *
  * @example
  * ```ts
@@ -17,6 +19,8 @@ import { messageGroupOf, sqsRecords } from './sqs-event.js';
 export function sqsDefaultKey(record: SQSRecord): DefaultKey {
   const attribute = record.messageAttributes?.[DEFAULTS.idempotencyKeyAttribute]?.stringValue;
   if (attribute !== undefined) return { key: attribute };
+  const enveloped = envelopeKey(record.body);
+  if (enveloped !== undefined) return { key: enveloped };
   const deduplicationId = (record.attributes as Partial<SQSRecord['attributes']> | undefined)?.MessageDeduplicationId;
   return deduplicationId !== undefined
     ? { key: deduplicationId, fallback: 'MessageDeduplicationId' }
