@@ -204,7 +204,7 @@ describe.each(drivers)('the outbox relay on $name', (driver) => {
     it('a message over the queue\'s own MaximumMessageSize is refused by SQS and failed at once after the commit', async () => {
       const consumer = uniqueConsumer('relay-small');
       const queueUrl = await local.createQueue(queueName('small'), { MaximumMessageSize: '1024' });
-      await processBatch(sqsEvent(...records([{ n: 500, size: 2000 }, { n: 501 }])), lambdaContext(), {
+      await processBatch<Notice>(sqsEvent(...records([{ n: 500, size: 2000 }, { n: 501 }])), lambdaContext(), {
         consumer, db: fx.db, statement: () => sql`SELECT 1`,
         outbox: { targets: { notices: sqsTarget({ queueUrl, client: local.client }) }, messages: (notice) => [{ target: 'notices', body: bodyOf(notice) }] },
       });
@@ -233,9 +233,9 @@ describe.each(drivers)('the outbox relay on $name', (driver) => {
       };
       // Two-byte characters, so parts of 32 KiB cut through them.
       const bodies = [0, 1, 2].map((i) => `${i}${'é'.repeat(450_000)}`);
-      await processBatch(sqsEvent(...bodies.map((body, i) => sqsRecord({ i }, { key: `large-${i}-${consumer}` }))), lambdaContext(), {
+      await processBatch<{ i: number }>(sqsEvent(...bodies.map((body, i) => sqsRecord({ i }, { key: `large-${i}-${consumer}` }))), lambdaContext(), {
         consumer, db: fx.db, statement: () => sql`SELECT 1`,
-        outbox: { targets: { large }, maxAttempts: 1, messages: ({ i }: { i: number }) => [{ target: 'large', body: bodies[i]!, attributes: { part: `p${i}` } }] },
+        outbox: { targets: { large }, maxAttempts: 1, messages: ({ i }) => [{ target: 'large', body: bodies[i]!, attributes: { part: `p${i}` } }] },
       });
       await ageOutbox(fx.pool, consumer, 120);
 

@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { DEFAULTS } from '../options.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
-import { envelopeKey } from './envelope-key.js';
+import { envelopeOf } from './envelope-key.js';
 import { messageGroupOf, sqsRecords } from './sqs-event.js';
 
 /**
@@ -19,15 +19,15 @@ import { messageGroupOf, sqsRecords } from './sqs-event.js';
 export function sqsDefaultKey(record: SQSRecord): DefaultKey {
   const attribute = record.messageAttributes?.[DEFAULTS.idempotencyKeyAttribute]?.stringValue;
   if (attribute !== undefined) return { key: attribute };
-  const enveloped = envelopeKey(record.body);
-  if (enveloped !== undefined) return { key: enveloped };
+  const enveloped = envelopeOf(record.body);
+  if (enveloped !== undefined) return { key: enveloped.key };
   const deduplicationId = (record.attributes as Partial<SQSRecord['attributes']> | undefined)?.MessageDeduplicationId;
   return deduplicationId !== undefined
     ? { key: deduplicationId, fallback: 'MessageDeduplicationId' }
     : { key: record.messageId, fallback: 'messageId' };
 }
 
-/** SQS as a record source: FIFO groups are the ordered lanes, the body is the payload. */
+/** SQS as a record source: FIFO groups are the ordered lanes, the body (or what its envelope wraps) is the payload. */
 export const sqsSource: RecordSource<SQSRecord> = {
   records: sqsRecords,
   messageId: (record) => record.messageId,
@@ -35,6 +35,7 @@ export const sqsSource: RecordSource<SQSRecord> = {
   laneName: 'group',
   defaultKey: sqsDefaultKey,
   rejectKey: (record) => record.messageId,
-  payload: (record) => record.body,
+  // A message in an EventBridge or SNS envelope is hashed by what the envelope wraps (see envelopeOf).
+  payload: (record) => envelopeOf(record.body)?.payload ?? record.body,
   parse: (record) => JSON.parse(record.body) as unknown,
 };
