@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CleanupReport } from '../../functions/inbox/cleanup/index.js';
+import type { CleanupRunReport } from '../../functions/inbox-cleanup/metrics.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { captureStdout } from '../support/capture-stdout.js';
@@ -11,7 +11,7 @@ const NAMESPACE = 'SqsInbox/cleanup-test';
 describe('the scheduled cleanup handler over the Data API (emulator, real PostgreSQL)', () => {
   let fresh: FreshDatabase;
   let api: RunningDataApi;
-  let handler: (event: unknown, context: Context) => Promise<CleanupReport>;
+  let handler: (event: unknown, context: Context) => Promise<CleanupRunReport>;
   let stdout: ReturnType<typeof captureStdout>;
 
   /** Inserts `count` inbox rows processed `ageDays` ago. */
