@@ -69,8 +69,8 @@ export interface InboxCommonOptions<T, R = SQSRecord> {
   readonly parse?: (record: R) => T | Promise<T>;
   /**
    * The idempotency key of a record.
-   * @default SQS: the `idempotency-key` message attribute, else `attributes.MessageDeduplicationId`,
-   * else `messageId`; Kafka: the `idempotency-key` header, else `<topic>:<partition>:<offset>`
+   * @default SQS: the `idempotency-key` message attribute, else the key of an EventBridge event or
+   * SNS notification the body is, else `attributes.MessageDeduplicationId`, else `messageId`; Kafka: the `idempotency-key` header, else `<topic>:<partition>:<offset>`
    */
   readonly key?: (record: R) => string;
   /**

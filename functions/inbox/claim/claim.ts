@@ -78,6 +78,8 @@ export interface GuardedAddition {
  * Statement mode: the claim and the user's effect in one statement. Data-modifying CTEs always run,
  * so when the key is taken the statement divides by zero (SQLSTATE 22012) and nothing of it,
  * the effect included, survives; the payload hash then tells duplicate from collision.
+ * `addition` (the outbox's rows) adds CTEs that read the claim's rows, so they write nothing for a
+ * taken key, and columns to the answer.
  *
  * @example
  * ```ts
