@@ -1,47 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { CallCounts, closeServer, localServiceSettings, type LocalServiceOptions, type LocalServiceStats } from '../local-service.js';
 import { listenOnLoopback, readBody } from '../loopback-http.js';
 import { EventBuses, type BusEvent } from './event-buses.js';
 import { EventBridgeError, internal, serialization, unknownOperation } from './eventbridge-errors.js';
 import type { EventBridgeFaultCounts, EventBridgeFaults } from './faults.js';
 import { putEvents, type PutEventsContext } from './put-events.js';
 
-/** Options of `startEventBridge`. */
-export interface StartEventBridgeOptions {
-  /**
-   * The port on 127.0.0.1.
-   * @default 0 (a free port)
-   */
-  readonly port?: number;
+/** Options of `startEventBridge`; `faults` as `EventBridgeFaults` says, `now` the clock of events without a Time. */
+export interface StartEventBridgeOptions extends LocalServiceOptions<EventBridgeFaults> {
   /**
    * Event buses besides `default`; more can be made with CreateEventBus.
    * @default none
    */
   readonly buses?: readonly string[];
-  /**
-   * The account and region in ARNs and events.
-   * @default '000000000000', 'us-east-1'
-   */
-  readonly accountId?: string;
-  readonly region?: string;
-  /**
-   * The clock of events without a Time.
-   * @default Date.now
-   */
-  readonly now?: () => number;
-  /**
-   * Faults to inject; see `EventBridgeFaults`. `setFaults` replaces them later.
-   * @default none
-   */
-  readonly faults?: EventBridgeFaults;
 }
 
 /** Calls answered so far. */
-export interface EventBridgeStats {
-  readonly calls: Readonly<Record<string, number>>;
-  readonly errors: Readonly<Record<string, number>>;
-  readonly faults: Readonly<EventBridgeFaultCounts>;
-}
+export type EventBridgeStats = LocalServiceStats<EventBridgeFaultCounts>;
 
 /** A running local EventBridge. */
 export interface RunningEventBridge {
@@ -56,7 +32,6 @@ export interface RunningEventBridge {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { port: 0, accountId: '000000000000', region: 'us-east-1', now: Date.now, faults: {}, buses: [] } as const;
 const TARGET_PREFIX = 'AWSEvents.';
 // PutEvents takes 1 MB of entries; the JSON around them and escaping may double it.
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -97,27 +72,23 @@ function parseBody(text: string): Record<string, unknown> {
  * ```
  */
 export async function startEventBridge(options: StartEventBridgeOptions = {}): Promise<RunningEventBridge> {
-  const accountId = options.accountId ?? DEFAULTS.accountId;
-  const region = options.region ?? DEFAULTS.region;
-  if (!/^\d{12}$/.test(accountId)) throw new RangeError(`accountId must be 12 digits, but "${accountId}" was given.`);
-  const buses = new EventBuses(accountId, region, options.buses ?? DEFAULTS.buses);
-  let faults: EventBridgeFaults = options.faults ?? DEFAULTS.faults;
+  const { port, accountId, region, now, ...settings } = localServiceSettings(options);
+  let { faults } = settings;
+  const buses = new EventBuses(accountId, region, options.buses ?? []);
   const faultCounts: EventBridgeFaultCounts = { failedEntries: 0, lostResponses: 0 };
-  const calls: Record<string, number> = {};
-  const errors: Record<string, number> = {};
-  const now = options.now ?? DEFAULTS.now;
+  const counts = new CallCounts();
 
   const operations: Record<string, (input: Record<string, unknown>) => Record<string, unknown>> = {
     PutEvents: (input) => putEvents(input, { buses, accountId, region, now, faults, faultCounts } satisfies PutEventsContext),
     CreateEventBus: (input) => ({ EventBusArn: buses.create(String(input['Name'] ?? '')) }),
   };
   const fail = (response: http.ServerResponse, error: EventBridgeError) => {
-    errors[error.type] = (errors[error.type] ?? 0) + 1;
+    counts.error(error.type);
     reply(response, error.status, { __type: error.type, message: error.message });
   };
 
   const server = http.createServer();
-  const endpoint = await listenOnLoopback(server, options.port ?? DEFAULTS.port);
+  const endpoint = await listenOnLoopback(server, port);
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     const target = request.headers['x-amz-target'];
     const name = typeof target === 'string' && target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : undefined;
@@ -127,7 +98,7 @@ export async function startEventBridge(options: StartEventBridgeOptions = {}): P
       fail(response, unknownOperation(name ?? String(target)));
       return;
     }
-    calls[name!] = (calls[name!] ?? 0) + 1;
+    counts.call(name!);
     void (async () => {
       try {
         const output = operation(parseBody(await readBody(request, MAX_REQUEST_BYTES, () => serialization(`The request is larger than ${MAX_REQUEST_BYTES} bytes.`))));
@@ -152,10 +123,7 @@ export async function startEventBridge(options: StartEventBridgeOptions = {}): P
     setFaults: (next) => {
       faults = next;
     },
-    stats: () => ({ calls: { ...calls }, errors: { ...errors }, faults: { ...faultCounts } }),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    stats: () => counts.stats(faultCounts),
+    close: () => closeServer(server),
   };
 }

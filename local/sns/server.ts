@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { CallCounts, closeServer, localServiceSettings, type LocalServiceOptions, type LocalServiceStats } from '../local-service.js';
 import { listenOnLoopback, readBody } from '../loopback-http.js';
 import type { SnsFaultCounts, SnsFaults } from './faults.js';
 import { publish, publishBatch, type PublishContext } from './publish-operations.js';
@@ -9,37 +10,11 @@ import { createTopic, deleteTopic } from './topic-operations.js';
 import { Topics, type PublishedMessage } from './topics.js';
 import { xmlElements, type XmlValue } from './xml.js';
 
-/** Options of `startSns`. */
-export interface StartSnsOptions {
-  /**
-   * The port on 127.0.0.1.
-   * @default 0 (a free port)
-   */
-  readonly port?: number;
-  /**
-   * The account and region in topic ARNs.
-   * @default '000000000000', 'us-east-1'
-   */
-  readonly accountId?: string;
-  readonly region?: string;
-  /**
-   * The clock of the FIFO deduplication window.
-   * @default Date.now
-   */
-  readonly now?: () => number;
-  /**
-   * Faults to inject; see `SnsFaults`. `setFaults` replaces them later.
-   * @default none
-   */
-  readonly faults?: SnsFaults;
-}
+/** Options of `startSns`; `faults` as `SnsFaults` says, `now` the clock of the FIFO deduplication window. */
+export type StartSnsOptions = LocalServiceOptions<SnsFaults>;
 
 /** Calls answered so far. */
-export interface SnsStats {
-  readonly calls: Readonly<Record<string, number>>;
-  readonly errors: Readonly<Record<string, number>>;
-  readonly faults: Readonly<SnsFaultCounts>;
-}
+export type SnsStats = LocalServiceStats<SnsFaultCounts>;
 
 /** A running local SNS. */
 export interface RunningSns {
@@ -54,7 +29,6 @@ export interface RunningSns {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { port: 0, accountId: '000000000000', region: 'us-east-1', now: Date.now, faults: {} } as const;
 const NAMESPACE = 'http://sns.amazonaws.com/doc/2010-03-31/';
 // A batch holds 1 MiB of messages at most; form encoding may triple it.
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -92,15 +66,11 @@ function errorAnswer(error: SnsError): string {
  * ```
  */
 export async function startSns(options: StartSnsOptions = {}): Promise<RunningSns> {
-  const accountId = options.accountId ?? DEFAULTS.accountId;
-  const region = options.region ?? DEFAULTS.region;
-  if (!/^\d{12}$/.test(accountId)) throw new RangeError(`accountId must be 12 digits, but "${accountId}" was given.`);
+  const { port, accountId, region, now, ...settings } = localServiceSettings(options);
+  let { faults } = settings;
   const topics = new Topics(accountId, region);
-  let faults: SnsFaults = options.faults ?? DEFAULTS.faults;
   const faultCounts: SnsFaultCounts = { failedEntries: 0, lostResponses: 0 };
-  const calls: Record<string, number> = {};
-  const errors: Record<string, number> = {};
-  const now = options.now ?? DEFAULTS.now;
+  const counts = new CallCounts();
   const context = (): PublishContext => ({ topics, now, faults, faultCounts });
 
   const actions: Record<string, (input: QueryInput) => XmlValue> = {
@@ -110,12 +80,12 @@ export async function startSns(options: StartSnsOptions = {}): Promise<RunningSn
     PublishBatch: (input) => publishBatch(input, context()),
   };
   const fail = (response: http.ServerResponse, error: SnsError) => {
-    errors[error.code] = (errors[error.code] ?? 0) + 1;
+    counts.error(error.code);
     send(response, error.status, errorAnswer(error));
   };
 
   const server = http.createServer();
-  const endpoint = await listenOnLoopback(server, options.port ?? DEFAULTS.port);
+  const endpoint = await listenOnLoopback(server, port);
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     void (async () => {
       try {
@@ -124,7 +94,7 @@ export async function startSns(options: StartSnsOptions = {}): Promise<RunningSn
         const action = textOf(input, 'Action') ?? '';
         const run = actions[action];
         if (run === undefined) throw invalidAction(action);
-        calls[action] = (calls[action] ?? 0) + 1;
+        counts.call(action);
         const result = run(input);
         if (faults.loseResponse?.({ operation: action }) === true) {
           faultCounts.lostResponses += 1;
@@ -146,10 +116,7 @@ export async function startSns(options: StartSnsOptions = {}): Promise<RunningSn
     setFaults: (next) => {
       faults = next;
     },
-    stats: () => ({ calls: { ...calls }, errors: { ...errors }, faults: { ...faultCounts } }),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    stats: () => counts.stats(faultCounts),
+    close: () => closeServer(server),
   };
 }

@@ -4,18 +4,18 @@ import { relayOutbox, sqsTarget, type OutboxEntry, type Publisher, type RelayRep
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { uniqueConsumer } from '../support/orders.js';
-import { ageOutbox, drainMessages, keyAttribute, outboxGroups, outboxRows } from '../support/outbox.js';
-import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
+import { ageOutbox, drainMessages, keyAttribute, outboxGroups, outboxRows, sqsFailingBodies } from '../support/outbox.js';
+import { queueName, type TestSqs } from '../support/sqs.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
 
 type Notice = { n: number; group?: string; size?: number };
 
 let local: TestSqs;
-/** Bodies whose send entries the emulator fails, each time, while they are here. */
-const failing = new Set<string>();
+/** Bodies whose send entries the emulator fails, every time, while they are in it. */
+let failing: Set<string>;
 
 beforeAll(async () => {
-  local = await startTestSqs({ faults: { failSendEntry: ({ body }) => failing.has(body) } });
+  ({ local, failing } = await sqsFailingBodies());
 });
 
 afterAll(async () => {

@@ -7,18 +7,18 @@ import { sqsTarget } from '../../functions/inbox/outbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { orderRow, seedOrders, uniqueConsumer } from '../support/orders.js';
-import { drainMessages, keyAttribute, outboxRows } from '../support/outbox.js';
-import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
+import { drainMessages, keyAttribute, outboxRows, sqsFailingBodies } from '../support/outbox.js';
+import { queueName, type TestSqs } from '../support/sqs.js';
 import { failedIds, lambdaContext, redelivery, sqsEvent, sqsRecord } from '../support/sqs-events.js';
 
 type Ship = { orderId: string; customerId?: string };
 
 let local: TestSqs;
-/** Bodies whose send entries the emulator fails, every time. */
-const failing = new Set<string>();
+/** Bodies whose send entries the emulator fails, every time, while they are in it. */
+let failing: Set<string>;
 
 beforeAll(async () => {
-  local = await startTestSqs({ faults: { failSendEntry: ({ body }) => failing.has(body) } });
+  ({ local, failing } = await sqsFailingBodies());
 });
 
 afterAll(async () => {

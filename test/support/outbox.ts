@@ -1,5 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type pg from 'pg';
+import { startTestSqs, type TestSqs } from './sqs.js';
 
 /** An outbox row as a test looks at it. */
 export interface OutboxRowView {
@@ -60,3 +61,10 @@ export async function drainMessages(client: SQSClient, queueUrl: string): Promis
 
 /** The `idempotency-key` attribute of a received message. */
 export const keyAttribute = (message: Message): string | undefined => message.MessageAttributes?.['idempotency-key']?.StringValue;
+
+/** The SQS emulator, failing every SendMessageBatch entry whose body is in `failing` while it is there. */
+export async function sqsFailingBodies(): Promise<{ local: TestSqs; failing: Set<string> }> {
+  const failing = new Set<string>();
+  const local = await startTestSqs({ faults: { failSendEntry: ({ body }) => failing.has(body) } });
+  return { local, failing };
+}

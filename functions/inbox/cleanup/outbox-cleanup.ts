@@ -1,27 +1,13 @@
 import type { Database } from '../database/database.js';
 import { CLEANUP_BATCH_SIZE } from '../contract.js';
 import { sql } from '../sql/sql.js';
+import type { CleanupOptions } from './cleanup.js';
 import { checkCleanup, deleteInBatches } from './delete-in-batches.js';
 
-/** Options of `cleanupOutbox`. */
-export interface OutboxCleanupOptions {
+/** Options of `cleanupOutbox`: those of `cleanupInbox`, the retention counted from each row's dispatch. */
+export interface OutboxCleanupOptions extends Omit<CleanupOptions, 'retentionMs'> {
   /** Dispatched rows older than this (since their dispatch) are deleted; at least one minute. */
   readonly retentionMs: number;
-  /**
-   * Rows deleted per statement.
-   * @default 1000 (`CLEANUP_BATCH_SIZE.default`)
-   */
-  readonly batchSize?: number;
-  /**
-   * Milliseconds left to work, asked before each batch.
-   * @default no deadline
-   */
-  readonly remainingMs?: () => number;
-  /**
-   * No batch is started with less time left than this.
-   * @default 5000
-   */
-  readonly marginMs?: number;
 }
 
 /** What an outbox cleanup run did. */

@@ -1,6 +1,7 @@
 import { DEFAULTS } from '../options.js';
 import { OutboxMessageRefusedError } from './errors.js';
-import type { OutboxMessage } from './outbox-message.js';
+import type { OutboxMessage, PreparedMessage } from './outbox-message.js';
+import { stringAttributesSize } from './size-limits.js';
 
 // SQS's attribute names (SNS takes the same): letters, digits, _ - and ., no leading, trailing or
 // double dot, not starting with AWS. or Amazon.
@@ -106,4 +107,33 @@ export function groupIdOf(target: string, message: OutboxMessage, groups: 'requi
 export function checkSize(target: string, sizeBytes: number, maxBytes: number): number {
   if (sizeBytes > maxBytes) throw refuse(target, `it is ${sizeBytes} bytes as the target counts them, over its ${maxBytes}`);
   return sizeBytes;
+}
+
+/** What an SQS queue or SNS topic takes of a message. */
+export interface AttributedLimits {
+  readonly fifo: boolean;
+  readonly maxAttributes: number;
+  readonly maxMessageBytes: number;
+  /** The characters the target takes in a body and an attribute value, when it limits them. */
+  readonly characters?: RegExp;
+}
+
+/**
+ * A message for a target with string message attributes (SQS, SNS): body and attributes checked, a
+ * group required on FIFO, no detail-type, the size its body and attributes (the key the outbox adds
+ * included) in UTF-8 within the target's limit.
+ *
+ * @example
+ * ```ts
+ * attributedMessage({ target: 'shipped', body: { orderId } }, { id, target: 'shipped' }, { fifo: false, maxAttributes: 10, maxMessageBytes: 1_048_576 })
+ * ```
+ */
+export function attributedMessage(message: OutboxMessage, context: { readonly id: string; readonly target: string }, limits: AttributedLimits): PreparedMessage {
+  const { target } = context;
+  if (message.detailType !== undefined) throw refuse(target, 'it has a detailType, which only an EventBridge target takes');
+  const body = bodyText(target, message, limits.characters);
+  const attributes = stringAttributes(target, message, limits.maxAttributes, limits.characters);
+  const groupId = groupIdOf(target, message, limits.fifo ? 'required' : 'optional');
+  const sizeBytes = checkSize(target, Buffer.byteLength(body, 'utf8') + stringAttributesSize(attributes, context.id.length), limits.maxMessageBytes);
+  return { body, attributes, groupId, detailType: undefined, sizeBytes };
 }

@@ -1,10 +1,10 @@
 import { PublishBatchCommand, SNSClient, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
 import { InboxConfigError } from '../errors.js';
 import { answeredCall, entryAnswers } from './aws-answers.js';
-import { bodyText, checkSize, groupIdOf, refuse, stringAttributes } from './message-checks.js';
+import { attributedMessage } from './message-checks.js';
 import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
 import type { PrepareContext, Publisher } from './publisher.js';
-import { SNS_LIMITS, stringAttributesSize } from './size-limits.js';
+import { SNS_LIMITS } from './size-limits.js';
 import { keyedAttributes } from './sqs-target.js';
 
 /** Options of `snsTarget`. */
@@ -64,14 +64,8 @@ export function snsTarget(options: SnsTargetOptions): Publisher {
     maxMessageBytes,
     // SNS holds a whole batch to the topic's MaximumMessageSize.
     maxBatchBytes: maxMessageBytes,
-    prepare(message: OutboxMessage, { id, target }: PrepareContext): PreparedMessage {
-      if (message.detailType !== undefined) throw refuse(target, 'it has a detailType, which only an EventBridge target takes');
-      const body = bodyText(target, message);
-      const attributes = stringAttributes(target, message, SNS_LIMITS.maxAttributes);
-      const groupId = groupIdOf(target, message, fifo ? 'required' : 'optional');
-      const sizeBytes = checkSize(target, Buffer.byteLength(body, 'utf8') + stringAttributesSize(attributes, id.length), maxMessageBytes);
-      return { body, attributes, groupId, detailType: undefined, sizeBytes };
-    },
+    prepare: (message: OutboxMessage, context: PrepareContext): PreparedMessage =>
+      attributedMessage(message, context, { fifo, maxAttributes: SNS_LIMITS.maxAttributes, maxMessageBytes }),
     publish(entries, { signal }) {
       client ??= new SNSClient({});
       const sns = client;

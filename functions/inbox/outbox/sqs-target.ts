@@ -2,10 +2,10 @@ import { SendMessageBatchCommand, SQSClient, type MessageAttributeValue, type Se
 import { InboxConfigError } from '../errors.js';
 import { DEFAULTS } from '../options.js';
 import { answeredCall, entryAnswers } from './aws-answers.js';
-import { bodyText, checkSize, groupIdOf, refuse, SQS_CHARACTERS, stringAttributes } from './message-checks.js';
+import { attributedMessage, SQS_CHARACTERS } from './message-checks.js';
 import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
 import type { PrepareContext, Publisher } from './publisher.js';
-import { SQS_LIMITS, stringAttributesSize } from './size-limits.js';
+import { SQS_LIMITS } from './size-limits.js';
 
 /** Options of `sqsTarget`. */
 export interface SqsTargetOptions {
@@ -70,14 +70,8 @@ export function sqsTarget(options: SqsTargetOptions): Publisher {
     maxMessageBytes,
     // A batch is held to the queue's size too: SQS counts a whole batch against the same limit.
     maxBatchBytes: maxMessageBytes,
-    prepare(message: OutboxMessage, { id, target }: PrepareContext): PreparedMessage {
-      if (message.detailType !== undefined) throw refuse(target, 'it has a detailType, which only an EventBridge target takes');
-      const body = bodyText(target, message, SQS_CHARACTERS);
-      const attributes = stringAttributes(target, message, SQS_LIMITS.maxAttributes, SQS_CHARACTERS);
-      const groupId = groupIdOf(target, message, fifo ? 'required' : 'optional');
-      const sizeBytes = checkSize(target, Buffer.byteLength(body, 'utf8') + stringAttributesSize(attributes, id.length), maxMessageBytes);
-      return { body, attributes, groupId, detailType: undefined, sizeBytes };
-    },
+    prepare: (message: OutboxMessage, context: PrepareContext): PreparedMessage =>
+      attributedMessage(message, context, { fifo, maxAttributes: SQS_LIMITS.maxAttributes, maxMessageBytes, characters: SQS_CHARACTERS }),
     publish(entries, { signal }) {
       client ??= new SQSClient({});
       const sqs = client;
