@@ -1,7 +1,6 @@
 import type { Database } from '../database/database.js';
-import { CLEANUP_BATCH_SIZE } from '../contract.js';
 import { sql } from '../sql/sql.js';
-import { checkCleanup, deleteInBatches } from './delete-in-batches.js';
+import { batchedDeleteOptions, deleteInBatches } from './delete-in-batches.js';
 
 /** Options of `cleanupInbox`. */
 export interface CleanupOptions {
@@ -41,8 +40,6 @@ export interface CleanupReport {
   done: boolean;
 }
 
-const CLEANUP_DEFAULTS = { batchSize: CLEANUP_BATCH_SIZE.default, marginMs: 5000 } as const;
-
 /**
  * Deletes inbox rows past the retention in bounded batches (a keyed subquery with LIMIT and SKIP
  * LOCKED, never one unbounded DELETE), until a batch comes back short or time runs out. Keep the
@@ -55,14 +52,12 @@ const CLEANUP_DEFAULTS = { batchSize: CLEANUP_BATCH_SIZE.default, marginMs: 5000
  * ```
  */
 export async function cleanupInbox(db: Database, options: CleanupOptions): Promise<CleanupReport> {
-  const batchSize = options.batchSize ?? CLEANUP_DEFAULTS.batchSize;
-  const marginMs = options.marginMs ?? CLEANUP_DEFAULTS.marginMs;
-  checkCleanup({ retentionMs: options.retentionMs, batchSize, marginMs });
+  const settings = batchedDeleteOptions(options);
   return deleteInBatches(db, sql`DELETE FROM consumed_message
       WHERE (consumer_name, message_id) IN (
         SELECT consumer_name, message_id FROM consumed_message
         WHERE processed_at < now() - make_interval(secs => ${options.retentionMs / 1000})
         ORDER BY processed_at
-        LIMIT ${batchSize}
-        FOR UPDATE SKIP LOCKED)`, { batchSize, marginMs, remainingMs: options.remainingMs });
+        LIMIT ${settings.batchSize}
+        FOR UPDATE SKIP LOCKED)`, settings);
 }

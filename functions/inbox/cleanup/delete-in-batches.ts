@@ -21,25 +21,33 @@ export interface BatchedDeleteReport {
 /** The floor of a retention, against a unit mistake (seconds given as milliseconds). */
 export const MIN_RETENTION_MS = 60_000;
 
+const CLEANUP_DEFAULTS = { batchSize: CLEANUP_BATCH_SIZE.default, marginMs: 5000 } as const;
+
 /**
- * Checks a cleanup's retention, batch size and margin, the same for the inbox and the outbox.
+ * A cleanup's options with their defaults (1000 rows a statement, a 5 s margin), its retention,
+ * batch size and margin checked: the same for the inbox and the outbox.
  *
  * @example
  * ```ts
- * checkCleanup({ retentionMs: 86_400_000, batchSize: 1000, marginMs: 5000 });
+ * batchedDeleteOptions({ retentionMs: 86_400_000 }) // { batchSize: 1000, marginMs: 5000, remainingMs: undefined }
  * ```
  */
-export function checkCleanup(options: { readonly retentionMs: number; readonly batchSize: number; readonly marginMs: number }, retentionName = 'retentionMs'): void {
+export function batchedDeleteOptions(options: {
+  readonly retentionMs: number; readonly batchSize?: number; readonly marginMs?: number; readonly remainingMs?: () => number;
+}): BatchedDeleteOptions {
+  const batchSize = options.batchSize ?? CLEANUP_DEFAULTS.batchSize;
+  const marginMs = options.marginMs ?? CLEANUP_DEFAULTS.marginMs;
   if (!Number.isFinite(options.retentionMs) || options.retentionMs < MIN_RETENTION_MS) {
-    throw new InboxConfigError(`${retentionName} must be at least ${MIN_RETENTION_MS} (one minute), but ${String(options.retentionMs)} was given.`);
+    throw new InboxConfigError(`retentionMs must be at least ${MIN_RETENTION_MS} (one minute), but ${String(options.retentionMs)} was given.`);
   }
   const { min, max } = CLEANUP_BATCH_SIZE;
-  if (!Number.isInteger(options.batchSize) || options.batchSize < min || options.batchSize > max) {
-    throw new InboxConfigError(`batchSize must be a whole number from ${min} to ${max}, but ${String(options.batchSize)} was given.`);
+  if (!Number.isInteger(batchSize) || batchSize < min || batchSize > max) {
+    throw new InboxConfigError(`batchSize must be a whole number from ${min} to ${max}, but ${String(batchSize)} was given.`);
   }
-  if (!Number.isFinite(options.marginMs) || options.marginMs < 0) {
-    throw new InboxConfigError(`marginMs must be a number of milliseconds of 0 or more, but ${String(options.marginMs)} was given.`);
+  if (!Number.isFinite(marginMs) || marginMs < 0) {
+    throw new InboxConfigError(`marginMs must be a number of milliseconds of 0 or more, but ${String(marginMs)} was given.`);
   }
+  return { batchSize, marginMs, remainingMs: options.remainingMs };
 }
 
 /**

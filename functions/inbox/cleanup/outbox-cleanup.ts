@@ -1,8 +1,7 @@
 import type { Database } from '../database/database.js';
-import { CLEANUP_BATCH_SIZE } from '../contract.js';
 import { sql } from '../sql/sql.js';
 import type { CleanupOptions } from './cleanup.js';
-import { checkCleanup, deleteInBatches } from './delete-in-batches.js';
+import { batchedDeleteOptions, deleteInBatches } from './delete-in-batches.js';
 
 /** Options of `cleanupOutbox`: those of `cleanupInbox`, the retention counted from each row's dispatch. */
 export interface OutboxCleanupOptions extends Omit<CleanupOptions, 'retentionMs'> {
@@ -21,8 +20,6 @@ export interface OutboxCleanupReport {
   done: boolean;
 }
 
-const OUTBOX_CLEANUP_DEFAULTS = { batchSize: CLEANUP_BATCH_SIZE.default, marginMs: 5000 } as const;
-
 /**
  * Deletes the outbox rows that were dispatched longer ago than the retention, in bounded batches
  * (`FOR UPDATE SKIP LOCKED`), then the FIFO groups with nothing open that nobody touched for as
@@ -35,11 +32,9 @@ const OUTBOX_CLEANUP_DEFAULTS = { batchSize: CLEANUP_BATCH_SIZE.default, marginM
  * ```
  */
 export async function cleanupOutbox(db: Database, options: OutboxCleanupOptions): Promise<OutboxCleanupReport> {
-  const batchSize = options.batchSize ?? OUTBOX_CLEANUP_DEFAULTS.batchSize;
-  const marginMs = options.marginMs ?? OUTBOX_CLEANUP_DEFAULTS.marginMs;
-  checkCleanup({ retentionMs: options.retentionMs, batchSize, marginMs });
+  const settings = batchedDeleteOptions(options);
+  const { batchSize } = settings;
   const before = sql`now() - make_interval(secs => ${options.retentionMs / 1000})`;
-  const settings = { batchSize, marginMs, remainingMs: options.remainingMs };
   const rows = await deleteInBatches(db, sql`DELETE FROM outbox_message
       WHERE id IN (
         SELECT id FROM outbox_message
