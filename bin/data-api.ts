@@ -39,3 +39,13 @@ const stop = async () => {
 };
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
+
+// Started with an IPC channel (bench/data-api-process.ts), the emulator tells its parent what it has
+// answered and the CPU it has used, and stops with the parent.
+if (process.send !== undefined) {
+  process.on('message', (message) => {
+    if (message === 'reset-stats') api.resetStats();
+    if (message === 'stats' || message === 'reset-stats') process.send?.({ stats: api.stats(), cpu: process.cpuUsage() });
+  });
+  process.once('disconnect', () => void stop());
+}
