@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { InboxConfigError } from '../../functions/inbox/index.js';
+import { InboxConfigError, type Database, type SqlStatement } from '../../functions/inbox/index.js';
 import { cleanupInbox } from '../../functions/inbox/cleanup/index.js';
 import { CLEANUP_BATCH_SIZE } from '../../functions/inbox/contract.js';
+import { toPgQuery } from '../../functions/inbox/internal.js';
 import { cleanupSettings } from '../../functions/inbox-cleanup/settings.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { uniqueConsumer } from '../support/orders.js';
 
 const DAY_MS = 86_400_000;
+
+interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
+const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
+
+/** The database, passing every statement through and keeping it. */
+function recording(db: Database): { db: Database; statements: SqlStatement[] } {
+  const statements: SqlStatement[] = [];
+  return {
+    statements,
+    db: { query: (statement) => { statements.push(statement); return db.query(statement); }, transaction: (work) => db.transaction(work), close: () => db.close() },
+  };
+}
 
 describe.each(drivers)('inbox cleanup on $name', (driver) => {
   const fx = useInboxDatabase(driver);
@@ -30,6 +43,28 @@ describe.each(drivers)('inbox cleanup on $name', (driver) => {
 
       expect(report).toEqual({ deleted: 25, batches: 3, done: true });
       expect(await remaining(consumer)).toBe(7);
+    });
+  });
+
+  describe('a batch costs the same whatever the size of the table', () => {
+    it('reaches its rows through the processed_at index and their row ids, never a scan of the whole table', async () => {
+      await fx.pool.query('DELETE FROM consumed_message');
+      const consumer = uniqueConsumer('plan');
+      // Enough rows that joining a batch of 1000 to the table by its key is planned as a scan of it.
+      await rows(consumer, 20_000, 20);
+      await fx.pool.query('ANALYZE consumed_message');
+      const recorded = recording(fx.db);
+      let asked = 0;
+
+      // Time for one batch, so the plan is read with the table as its statistics say.
+      const report = await cleanupInbox(recorded.db, { retentionMs: 14 * DAY_MS, batchSize: 1000, marginMs: 1, remainingMs: () => (++asked === 1 ? 1 : 0) });
+      const { text, values } = toPgQuery(recorded.statements[0]!);
+      const { rows: [explained] } = await fx.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
+      const nodes = planNodes(explained!['QUERY PLAN'][0].Plan);
+
+      expect(report).toEqual({ deleted: 1000, batches: 1, done: false });
+      expect(recorded.statements).toHaveLength(1);
+      expect(nodes.filter((node) => node['Relation Name'] === 'consumed_message').map((node) => node['Node Type']).sort()).toEqual(['Index Scan', 'ModifyTable', 'Tid Scan']);
     });
   });
 
