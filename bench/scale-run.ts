@@ -53,7 +53,8 @@ const CONSUMER = 'bench-scale';
 
 const ship = (orderId: string): SqlStatement => sql`UPDATE orders SET status = 'shipped', version = version + 1 WHERE order_id = ${sql.uuid(orderId)}`;
 
-function options(mode: Mode, db: Database): InboxOptions<{ orderId: string }> {
+/** The bench's consumer: each message ships its order, one UPDATE, in statement or transaction mode. */
+export function shippingOptions(mode: Mode, db: Database): InboxOptions<{ orderId: string }> {
   return mode === 'statement'
     ? { consumer: CONSUMER, db, statement: (order) => ship(order.orderId) }
     : { consumer: CONSUMER, db, handle: async (order, { tx }) => { await tx.query(ship(order.orderId)); } };
@@ -90,7 +91,7 @@ export async function scaleRun(
     // The producer's part (message ids, keys) made before the clock starts: only the consumer is measured.
     const messageIds = Array.from({ length: messages }, () => randomUUID());
     const keys = Array.from({ length: messages }, () => uuidv7());
-    const environments = setup.clients.map((client) => options(mode, localDataApiDatabase(client, scratch.name)));
+    const environments = setup.clients.map((client) => shippingOptions(mode, localDataApiDatabase(client, scratch.name)));
 
     const before = await setup.emulator.resetStats();
     const load: [number, number] = [os.loadavg()[0]!, 0];

@@ -16,7 +16,9 @@
  * Before the sizes, a run of `--profile-messages` under V8's sampling profiler splits the workers'
  * CPU by the file each sample ran in (the kit, the AWS SDK, Node's internals, V8): a profile-based
  * split, so its sum runs above the unprofiled CPU figure by the profiler's own overhead.
- * `--profile-out DIR` writes each profile as `<mode>.cpuprofile`, for Chrome DevTools.
+ * `--profile-out DIR` writes each profile as `<mode>.cpuprofile`, for Chrome DevTools. Beside it, a
+ * micro-bench times the kit's own per-call path alone (`--kit-messages` through processBatch and
+ * dataApiDatabase over a client that answers in place: no SDK, no HTTP), which their noise cannot reach.
  *
  * Exits 1 only when a per-message cost grew past the bound (`--bound 0.2`: 20%) from the smallest
  * size to a larger one, or when a run did not end with every message applied once and purged (its
@@ -32,6 +34,7 @@ import { localDataApiClient } from '../local/data-api/index.js';
 import { startPostgres } from '../local/postgres.js';
 import { profiled } from './cpu-split.js';
 import { startDataApiProcess } from './data-api-process.js';
+import { kitPathCpu } from './kit-path.js';
 import { figureLines, ratioLines, ratiosOf, splitLines } from './scale-report.js';
 import { scaleRun, type Mode, type ScaleFigures, type ScaleSetup } from './scale-run.js';
 
@@ -49,23 +52,25 @@ const { values: args } = parseArgs({
     'profile-messages': { type: 'string', default: '2000' },
     bound: { type: 'string', default: '0.2' },
     'profile-out': { type: 'string' },
+    'kit-messages': { type: 'string', default: '20000' },
   },
 });
 
-function wholeNumbers(flag: string, text: string): number[] {
+function wholeNumbers(flag: string, text: string, min = 0): number[] {
   const numbers = text.split(',').map(Number);
-  if (numbers.some((n) => !Number.isInteger(n) || n < 0)) throw new RangeError(`--${flag} takes whole numbers, comma-separated, but "${text}" was given.`);
+  if (numbers.some((n) => !Number.isInteger(n) || n < min)) throw new RangeError(`--${flag} takes whole numbers of ${min} or more, comma-separated, but "${text}" was given.`);
   return numbers;
 }
-const SIZES = wholeNumbers('sizes', args.sizes).sort((a, b) => a - b);
+const SIZES = wholeNumbers('sizes', args.sizes, 1).sort((a, b) => a - b);
 const MODES = args.modes.split(',') as Mode[];
 if (MODES.some((mode) => mode !== 'statement' && mode !== 'transaction')) throw new RangeError(`--modes takes statement and transaction, not "${args.modes}".`);
 const wholeNumber = (flag: string, text: string): number => wholeNumbers(flag, text)[0]!;
-const INVOCATIONS = wholeNumber('invocations', args.invocations);
-const BATCH = wholeNumber('batch', args.batch);
+const INVOCATIONS = wholeNumbers('invocations', args.invocations, 1)[0]!;
+const BATCH = wholeNumbers('batch', args.batch, 1)[0]!;
 const LATENCY_MS = wholeNumber('latency', args.latency);
 const WARMUP = wholeNumber('warmup', args.warmup);
 const PROFILE_MESSAGES = wholeNumber('profile-messages', args['profile-messages']);
+const KIT_MESSAGES = wholeNumber('kit-messages', args['kit-messages']);
 const BOUND = Number(args.bound);
 
 const cpuInfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
@@ -98,6 +103,15 @@ try {
       });
       for (const line of splitLines(mode, run.messages, run.dataApiCalls / run.messages, split!)) console.log(line);
       console.log(`${mode.padEnd(11)} total  ${(run.workerCpuMs / run.messages).toFixed(3).padStart(7)} ms/msg measured with the profiler on (process.cpuUsage)`);
+    }
+  }
+
+  if (KIT_MESSAGES > 0) {
+    console.log(`\nthe kit's own path alone: ${KIT_MESSAGES} messages per mode through processBatch and dataApiDatabase over a client that answers in place (no SDK, no HTTP), best of 3`);
+    for (const mode of MODES) {
+      await kitPathCpu(mode, KIT_MESSAGES, BATCH);
+      const rounds = [await kitPathCpu(mode, KIT_MESSAGES, BATCH), await kitPathCpu(mode, KIT_MESSAGES, BATCH), await kitPathCpu(mode, KIT_MESSAGES, BATCH)];
+      console.log(`${mode.padEnd(11)} kit    ${(Math.min(...rounds) / 1000).toFixed(3).padStart(7)} ms/msg  (rounds ${rounds.map((us) => `${us.toFixed(1)} us`).join(', ')})`);
     }
   }
 
