@@ -10,8 +10,9 @@ export const LOCAL_DATA_API_TARGET = {
 
 /**
  * The real `RDSDataClient`, pointed at the local emulator with fixed credentials (the emulator does
- * not check signatures), so no AWS configuration on the machine is read. `config` adds to that, for
- * example a `requestHandler` with an HTTP agent of its own.
+ * not check signatures), so no AWS configuration on the machine is read, with its middleware stack
+ * resolved once per command (`cacheMiddleware`, as the kit's own client: add middleware before the
+ * first call). `config` adds to that, for example a `requestHandler` with an HTTP agent of its own.
  *
  * @example
  * ```ts
@@ -20,7 +21,7 @@ export const LOCAL_DATA_API_TARGET = {
  * ```
  */
 export function localDataApiClient(endpoint: string, config: Omit<RDSDataClientConfig, 'endpoint' | 'region' | 'credentials'> = {}): RDSDataClient {
-  return new RDSDataClient({ ...config, endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return new RDSDataClient({ cacheMiddleware: true, ...config, endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
 /**

@@ -37,8 +37,9 @@ export interface DataApiDatabaseOptions {
   readonly database: string;
   /**
    * The client to send with, for example one pointed at the local emulator; `close()` leaves a
-   * client it was given alone.
-   * @default new RDSDataClient({})
+   * client it was given alone. Give yours `cacheMiddleware: true` unless you change its middleware
+   * after its first call: the SDK then resolves its middleware stack once per command, not per call.
+   * @default new RDSDataClient({ cacheMiddleware: true })
    */
   readonly client?: RDSDataClient;
   /**

@@ -5,11 +5,11 @@ import { withTransactionScope } from '../database/transaction-scope.js';
 import type { SqlStatement } from '../sql/sql.js';
 import { translateServiceError } from './service-errors.js';
 
-/** The calls one Data API transaction makes, with its id bound. */
+/** The calls a Data API transaction makes, given its id: one set per database, not per transaction. */
 export interface TransactionCalls {
-  readonly execute: <R>(statement: SqlStatement) => Promise<QueryResult<R>>;
-  readonly commit: () => Promise<unknown>;
-  readonly rollback: () => Promise<unknown>;
+  readonly execute: <R>(statement: SqlStatement, transactionId: string) => Promise<QueryResult<R>>;
+  readonly commit: (transactionId: string) => Promise<unknown>;
+  readonly rollback: (transactionId: string) => Promise<unknown>;
 }
 
 /**
@@ -48,7 +48,7 @@ export async function inTransaction<T>(id: string, calls: TransactionCalls, work
       throw new DatabaseQueryError('current transaction is aborted: an earlier statement of it failed, so it can only be rolled back.', '25P02', { cause: failed });
     }
     try {
-      return await onTransaction(() => calls.execute<R>(statement));
+      return await onTransaction(() => calls.execute<R>(statement, id));
     } catch (error) {
       failed = error;
       throw error;
@@ -63,11 +63,11 @@ export async function inTransaction<T>(id: string, calls: TransactionCalls, work
       if (failed !== undefined) {
         throw new DatabaseQueryError('The transaction was not committed: one of its statements failed (the handler caught the error).', '25P02', { cause: failed });
       }
-      await onTransaction(calls.commit);
+      await onTransaction(() => calls.commit(id));
     });
     return result;
   } catch (error) {
-    if (!gone) await inTurn(calls.rollback).catch(() => undefined);
+    if (!gone) await inTurn(() => calls.rollback(id)).catch(() => undefined);
     throw error;
   }
 }

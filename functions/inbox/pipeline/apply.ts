@@ -92,7 +92,9 @@ async function inTransactionMode<T, R>(
   return retry(async () => {
     let writes: ReturnType<OutboxBatch['inTransaction']> | undefined;
     const result = await db.transaction(async (tx): Promise<RecordResult> => {
-      const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(policy) }));
+      const { rows } = await tx.query<{ claimed: number }>(claimStatement({
+        consumer: target.consumer, key: target.key, hash: target.hash, lockTimeoutMs: target.lockTimeoutMs, idleTimeoutMs: idleBound(policy),
+      }));
       if (Number(rows[0]?.claimed) !== 1) {
         const found = await existing(tx, target);
         if (found === undefined) throw new ClaimVanishedError(target.key);

@@ -58,6 +58,20 @@ export function reportLateQuery(messageId: string, key: string, options: Pick<Re
   }
 }
 
+// Each observer on its own: one that throws must neither stop the others nor fail the batch.
+function quietly(observer: string, outcome: Outcome, logger: ResolvedOptions<unknown, unknown>['logger'], tell: () => void): void {
+  try {
+    tell();
+  } catch (error) {
+    if (observer === 'logger') return;
+    try {
+      logger?.warn(`${observer} threw; the outcome stands`, { messageId: outcome.messageId, error });
+    } catch {
+      // A logger that throws has nothing more to say.
+    }
+  }
+}
+
 /**
  * Tells the user's hook, logger and metrics what became of a record. A throwing hook or metrics
  * object is logged and ignored, a throwing logger ignored: observing must never change what is
@@ -71,25 +85,12 @@ export function reportLateQuery(messageId: string, key: string, options: Pick<Re
  */
 export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown, unknown>, 'consumer' | 'onOutcome' | 'logger' | 'metrics'>): void {
   const { logger, metrics, onOutcome } = options;
-  // Each observer on its own: one that throws must neither stop the others nor fail the batch.
-  const quietly = (observer: string, tell: () => void) => {
-    try {
-      tell();
-    } catch (error) {
-      if (observer === 'logger') return;
-      try {
-        logger?.warn(`${observer} threw; the outcome stands`, { messageId: outcome.messageId, error });
-      } catch {
-        // A logger that throws has nothing more to say.
-      }
-    }
-  };
   if (outcome.keyFallback !== undefined) {
-    quietly('logger', () => warnOfFallback(outcome, options.consumer, logger));
-    quietly('metrics', () => metrics?.addMetric(INBOX_METRICS.keyFallback, 'Count', 1));
+    quietly('logger', outcome, logger, () => warnOfFallback(outcome, options.consumer, logger));
+    quietly('metrics', outcome, logger, () => metrics?.addMetric(INBOX_METRICS.keyFallback, 'Count', 1));
   }
   if (logger) {
-    quietly('logger', () => logger[LOG_LEVEL[outcome.kind]](LOG_MESSAGE[outcome.kind], {
+    quietly('logger', outcome, logger, () => logger[LOG_LEVEL[outcome.kind]](LOG_MESSAGE[outcome.kind], {
       messageId: outcome.messageId,
       key: outcome.key,
       groupId: outcome.groupId,
@@ -100,10 +101,10 @@ export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown,
     }));
   }
   if (metrics) {
-    quietly('metrics', () => {
+    quietly('metrics', outcome, logger, () => {
       metrics.addMetric(outcome.kind, 'Count', 1);
       if (outcome.kind !== 'skipped') metrics.addMetric(INBOX_METRICS.processingLatency, 'Milliseconds', outcome.durationMs);
     });
   }
-  if (onOutcome) quietly('onOutcome', () => onOutcome(outcome));
+  if (onOutcome) quietly('onOutcome', outcome, logger, () => onOutcome(outcome));
 }

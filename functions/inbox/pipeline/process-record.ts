@@ -7,6 +7,12 @@ import { isPermanentError } from './errors.js';
 import { reportLateQuery } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 
+// Written out field by field, not spread from a shared base: on Node.js 20 a spread with added
+// fields costs about a microsecond a field, more than the rest of the record's own work.
+function claimTarget<T, R>(options: ResolvedOptions<T, R>, prepared: PreparedRecord<R>, key: string): ClaimTarget {
+  return { consumer: options.consumer, key, hash: prepared.hash, lockTimeoutMs: options.lockTimeoutMs };
+}
+
 /**
  * Takes one record through the design's rule: key and parse (a failure rejects), then one
  * transaction or one guarded statement that claims and applies, then duplicate, collision,
@@ -24,9 +30,8 @@ export async function processRecord<T, R>(
   policy: RetryPolicy,
   outbox?: OutboxBatch,
 ): Promise<RecordResult> {
-  const base = { consumer: options.consumer, hash: prepared.hash, lockTimeoutMs: options.lockTimeoutMs };
-  if (!prepared.key.ok) return rejectRecord(options.db, { ...base, key: prepared.rejectKey }, prepared.key.error, policy);
-  const target: ClaimTarget = { ...base, key: prepared.key.key };
+  if (!prepared.key.ok) return rejectRecord(options.db, claimTarget(options, prepared, prepared.rejectKey), prepared.key.error, policy);
+  const target = claimTarget(options, prepared, prepared.key.key);
   let message: T;
   try {
     message = options.parse ? await options.parse(prepared.record) : (defaultParse(prepared.record) as T);
