@@ -29,17 +29,45 @@ export interface Ratio {
 
 const pad = (text: string, width: number) => text.padStart(width);
 
+/** One mode and size measured in one or more rounds. */
+export type SizeFigures = ScaleFigures & { readonly rounds: number };
+
+/**
+ * Rounds of one mode and size as one: the median of each measured figure (the lower one of an even
+ * count), the sums of what went wrong, and the lowest and highest load seen.
+ *
+ * @example
+ * ```ts
+ * medianOf([run1, run2, run3]).workerCpuMs // the middle of the three
+ * ```
+ */
+export function medianOf(rounds: readonly ScaleFigures[]): SizeFigures {
+  const median = (of: (run: ScaleFigures) => number) => rounds.map(of).sort((a, b) => a - b)[Math.floor((rounds.length - 1) / 2)]!;
+  const sum = (of: (run: ScaleFigures) => number) => rounds.reduce((total, run) => total + of(run), 0);
+  const first = rounds[0]!;
+  return {
+    mode: first.mode, messages: first.messages, rounds: rounds.length,
+    wallMs: median((run) => run.wallMs), workerCpuMs: median((run) => run.workerCpuMs), emulatorCpuMs: median((run) => run.emulatorCpuMs),
+    dataApiCalls: median((run) => run.dataApiCalls), dataApiErrors: sum((run) => run.dataApiErrors),
+    invocations: median((run) => run.invocations), redeliveries: sum((run) => run.redeliveries), parked: sum((run) => run.parked),
+    inboxRows: median((run) => run.inboxRows), shipped: median((run) => run.shipped),
+    tableBytes: median((run) => run.tableBytes), rowBytes: median((run) => run.rowBytes), indexBytes: median((run) => run.indexBytes),
+    cleanup: { ms: median((run) => run.cleanup.ms), deleted: median((run) => run.cleanup.deleted), batches: median((run) => run.cleanup.batches) },
+    load: [Math.min(...rounds.map((run) => run.load[0])), Math.max(...rounds.map((run) => run.load[1]))],
+  };
+}
+
 /** The table of every run: one line per mode and size. */
-export function figureLines(runs: readonly ScaleFigures[]): string[] {
-  const head = ['mode'.padEnd(11), 'messages', 'wall s', 'msg/s', 'worker CPU ms/msg', 'emulator CPU ms/msg', 'calls/msg', 'table B/msg', 'index B/msg',
+export function figureLines(runs: readonly SizeFigures[]): string[] {
+  const head = ['mode'.padEnd(11), 'messages', 'rounds', 'wall s', 'msg/s', 'worker CPU ms/msg', 'emulator CPU ms/msg', 'calls/msg', 'table B/msg', 'table fill', 'index B/msg',
     'cleanup s', 'cleanup us/row', 'redelivered', 'parked', 'load 1m'];
   const lines = [head.join('  ')];
   for (const run of runs) {
     const cells = [
       run.mode.padEnd(11),
-      String(run.messages), (run.wallMs / 1000).toFixed(1), (run.messages / (run.wallMs / 1000)).toFixed(0),
+      String(run.messages), String(run.rounds), (run.wallMs / 1000).toFixed(1), (run.messages / (run.wallMs / 1000)).toFixed(0),
       (run.workerCpuMs / run.messages).toFixed(3), (run.emulatorCpuMs / run.messages).toFixed(3), (run.dataApiCalls / run.messages).toFixed(2),
-      (run.tableBytes / run.messages).toFixed(1), (run.indexBytes / run.messages).toFixed(1),
+      (run.tableBytes / run.messages).toFixed(1), `${((100 * run.rowBytes) / run.tableBytes).toFixed(0)}%`, (run.indexBytes / run.messages).toFixed(1),
       (run.cleanup.ms / 1000).toFixed(2), PER_MESSAGE[5]!.of(run).toFixed(1),
       String(run.redeliveries), String(run.parked), `${run.load[0].toFixed(1)}-${run.load[1].toFixed(1)}`,
     ];
@@ -84,5 +112,34 @@ export function splitLines(mode: Mode, messages: number, callsPerMessage: number
   return CPU_PARTS.map((part) => {
     const perMessage = split[part] / messages;
     return `${mode.padEnd(11)} ${part.padEnd(6)} ${perMessage.toFixed(3).padStart(7)} ms/msg ${(perMessage / callsPerMessage).toFixed(3).padStart(7)} ms/call ${(100 * split[part] / total).toFixed(0).padStart(4)}%   ${CPU_PART_LEGEND[part]}`;
+  });
+}
+
+const KIB = 1024;
+// Each B-tree index has a metapage and a root page however few rows it holds.
+const FIXED_INDEX_BYTES = 2 * 2 * 8 * KIB;
+
+/** What explains one cost's ratio, read from the runs' own figures. */
+const WHY: Readonly<Record<string, (small: SizeFigures, large: SizeFigures) => string>> = {
+  'wall time': (small, large) => `wall time follows the machine: load ${small.load[0].toFixed(1)}-${small.load[1].toFixed(1)} at ${small.messages}, `
+    + `${large.load[0].toFixed(1)}-${large.load[1].toFixed(1)} at ${large.messages}; the worker's CPU per message is the figure the kit controls`,
+  'worker CPU': (small, large) => `the worker's CPU follows the machine's load too (${small.load[1].toFixed(1)} vs ${large.load[1].toFixed(1)}): a loaded CPU runs the same code slower`,
+  'Data API calls': (small, large) => `calls per message are fixed by the mode unless messages are retried: ${small.redeliveries} and ${large.redeliveries} redeliveries, `
+    + `${small.dataApiErrors} and ${large.dataApiErrors} Data API errors`,
+  'table size': (small, large) => `the rows themselves take ${(small.rowBytes / small.messages).toFixed(0)} and ${(large.rowBytes / large.messages).toFixed(0)} B/msg `
+    + `(table fill ${((100 * small.rowBytes) / small.tableBytes).toFixed(0)}% at ${small.messages}, ${((100 * large.rowBytes) / large.tableBytes).toFixed(0)}% at ${large.messages}): `
+    + 'the rest is free space in the pages the concurrent sessions were filling (each inserts into a page of its own, and PostgreSQL extends a contended table by several pages at once), about the same amount at any size, so it weighs per message on a small table',
+  'index size': (small) => `the two indexes' fixed pages (a metapage and a root each, ${FIXED_INDEX_BYTES / KIB} KiB) alone are ${(FIXED_INDEX_BYTES / small.messages).toFixed(1)} B/msg at ${small.messages}`,
+  'cleanup time': (small, large) => `${small.cleanup.batches} DELETE calls for ${small.cleanup.deleted} rows at ${small.messages} (${(small.cleanup.ms / small.cleanup.batches).toFixed(1)} ms each), `
+    + `${large.cleanup.batches} for ${large.cleanup.deleted} at ${large.messages} (${(large.cleanup.ms / large.cleanup.batches).toFixed(1)} ms each): a call's fixed cost weighs per row on a small purge, `
+    + 'and a long purge walks past the index entries of the rows it deleted before a vacuum clears them',
+};
+
+/** For each cost that left the bound, where and why, from the figures of the two sizes. */
+export function noteLines(runs: readonly SizeFigures[], ratios: readonly Ratio[], bound: number): string[] {
+  return ratios.filter((ratio) => Math.abs(ratio.ratio - 1) > bound).map((ratio) => {
+    const small = runs.find((run) => run.mode === ratio.mode && run.messages === ratio.base)!;
+    const large = runs.find((run) => run.mode === ratio.mode && run.messages === ratio.messages)!;
+    return `${ratio.mode} ${ratio.cost} ${ratio.messages}/${ratio.base} ${ratio.ratio.toFixed(2)}x: ${WHY[ratio.cost]?.(small, large) ?? ''}`;
   });
 }
