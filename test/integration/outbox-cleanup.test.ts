@@ -6,6 +6,7 @@ import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { uniqueConsumer } from '../support/orders.js';
 import { outboxGroups, outboxRows } from '../support/outbox.js';
+import { planOn, recordingDatabase } from '../support/query-plan.js';
 
 const DAY_MS = 86_400_000;
 
@@ -52,6 +53,24 @@ describe.each(drivers)('the outbox cleanup on $name', (driver) => {
 
       expect(report).toMatchObject({ groupsDeleted: 1, done: true });
       expect((await outboxGroups(fx.pool, consumer)).map((g) => g.open_rows).sort()).toEqual([0, 2]);
+    });
+
+    it('reaches a batch of rows through their ids, never a scan of the whole table', async () => {
+      await fx.pool.query('DELETE FROM outbox_message');
+      await rows(uniqueConsumer('outbox-plan'), 'dispatched', 20_000, 10);
+      await fx.pool.query('ANALYZE outbox_message');
+      const recorded = recordingDatabase(fx.db);
+      let asked = 0;
+
+      // Time for one batch, so the plan is read with the table as its statistics say.
+      const report = await cleanupOutbox(recorded.db, { retentionMs: 7 * DAY_MS, batchSize: 1000, marginMs: 1, remainingMs: () => (++asked === 1 ? 1 : 0) });
+
+      expect(report).toEqual({ deleted: 1000, groupsDeleted: 0, batches: 1, done: false });
+      expect(recorded.statements).toHaveLength(1);
+      const nodes = await planOn(fx.pool, recorded.statements[0]!, 'outbox_message');
+      // The delete and its two reads of the table, each through an index (a plain or a bitmap scan).
+      expect(nodes).toHaveLength(3);
+      expect(nodes.filter((node) => !['Index Scan', 'Bitmap Heap Scan', 'ModifyTable'].includes(node))).toEqual([]);
     });
 
     it('stops starting batches under the margin, and says it is not done', async () => {
