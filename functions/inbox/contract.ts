@@ -28,7 +28,44 @@ export const INBOX_ENV = {
   rotatedRole: 'ROTATED_ROLE',
   /** The name prefix of the short-lived secrets the role rotation's testSecret signs in with. */
   probeSecretPrefix: 'PROBE_SECRET_PREFIX',
+  /**
+   * The database roles the migrate function manages, as JSON
+   * `{ "<role>": { "secretArn": "<ARN>", "access": "consumer" | "cleanup" } }`: it creates each role
+   * and its twin, grants it the kit's tables for its `access`, and sets its password from its secret.
+   */
+  databaseRoles: 'DATABASE_ROLES',
 } as const;
+
+/**
+ * What a role the migrate function manages may do on the kit's own tables: a consumer claims and
+ * rejects messages (SELECT, INSERT on consumed_message), the cleanup deletes old rows.
+ */
+export const DATABASE_ROLE_ACCESS = {
+  consumer: 'consumer',
+  cleanup: 'cleanup',
+} as const;
+
+/** One of `consumer | cleanup`. */
+export type DatabaseRoleAccess = (typeof DATABASE_ROLE_ACCESS)[keyof typeof DATABASE_ROLE_ACCESS];
+
+/**
+ * What the kit's own migrations are recorded as in schema_migrations, before their file name
+ * (`sqs-inbox/0001_consumed_message.sql`): a project's migrations (`NNNN_name.sql`, no `/`) can
+ * never take one of their names, whatever their numbers.
+ */
+export const KIT_MIGRATION_PREFIX = 'sqs-inbox/';
+
+/**
+ * How a migration file is named (four digits, `_`, lower-case letters, digits and `_`, `.sql`); the
+ * number orders it. `readMigrations` refuses other `.sql` files, and `InboxDatabase` refuses them at synth.
+ */
+export const MIGRATION_FILE_NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
+
+/**
+ * Where the migrate function's asset holds the SQL, next to its bundle: the kit's own migrations
+ * and the project's. `InboxDatabase` copies them there at bundling time.
+ */
+export const MIGRATE_ASSET_FOLDERS = { kit: 'kit-migrations', project: 'migrations' } as const;
 
 /**
  * What the twin of a function role adds to the role's name: the second login that a role secret's

@@ -1,12 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database } from '../../functions/inbox/index.js';
 import { migrationChecksum } from '../../functions/inbox/internal.js';
-import { migrate, MigrationChecksumError, MigrationFailedError, readMigrations, type Migration } from '../../functions/inbox/migrations/index.js';
+import { inboxMigrations, migrate, MigrationChecksumError, MigrationFailedError, type Migration } from '../../functions/inbox/migrations/index.js';
 import { emptyDatabase, type FreshDatabase } from '../support/database.js';
 import { drivers, type DriverTarget } from '../support/drivers.js';
-
-const PROJECT_MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 const customers: Migration = { name: '0001_customers.sql', sql: 'CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL);\n' };
 // Depends on 0001: applying out of order would fail on the missing table.
@@ -76,12 +73,12 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
       expect((await fresh.pool.query('SELECT count(*)::int AS n FROM customers')).rows[0]).toEqual({ n: 1 });
     });
 
-    it("builds the project's schema: consumed_message as the design has it, and the example orders tables", async () => {
+    it("builds the kit's schema under names of its own: consumed_message as the design has it, and the role password function", async () => {
       const { fresh, db } = await empty();
 
-      const report = await migrate(db, await readMigrations(PROJECT_MIGRATIONS));
+      const report = await migrate(db, [...await inboxMigrations(), customers]);
 
-      expect(report.applied).toEqual(['0001_consumed_message.sql', '0002_orders.sql', '0003_database_roles.sql', '0004_role_twins.sql']);
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', '0001_customers.sql']);
       const columns = await fresh.pool.query(`SELECT column_name, data_type, is_nullable, column_default
         FROM information_schema.columns WHERE table_name = 'consumed_message' ORDER BY ordinal_position`);
       expect(columns.rows).toEqual([
@@ -99,8 +96,23 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
       ]);
       await expect(fresh.pool.query(`INSERT INTO consumed_message (consumer_name, message_id, status, payload_hash) VALUES ('c', 'm', 'done', 'h')`))
         .rejects.toThrow(/check constraint/);
-      expect(await exists(fresh, 'orders')).toBe(true);
-      expect(await exists(fresh, 'order_payments')).toBe(true);
+      expect((await fresh.pool.query("SELECT to_regprocedure('inbox_set_role_password(text, text)') IS NOT NULL AS found")).rows[0]).toEqual({ found: true });
+    });
+
+    it('takes a database migrated before the kit\'s migrations had names of their own: they run, and change nothing there', async () => {
+      const { fresh, db } = await empty();
+      const [table, passwords] = await inboxMigrations();
+      // As the kit shipped them before: the same table and function, recorded under a project's names.
+      await migrate(db, [
+        { name: '0001_consumed_message.sql', sql: table!.sql.replaceAll(' IF NOT EXISTS', '') },
+        { name: '0003_database_roles.sql', sql: passwords!.sql.replace('CREATE OR REPLACE FUNCTION', 'CREATE FUNCTION') },
+      ]);
+      await fresh.pool.query("INSERT INTO consumed_message (consumer_name, message_id, payload_hash) VALUES ('c', 'kept', 'h')");
+
+      const report = await migrate(db, await inboxMigrations());
+
+      expect(report).toEqual({ applied: ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql'], alreadyApplied: [] });
+      expect((await fresh.pool.query('SELECT message_id FROM consumed_message')).rows).toEqual([{ message_id: 'kept' }]);
     });
   });
 

@@ -1,3 +1,4 @@
+export { KIT_MIGRATION_PREFIX, MIGRATE_ASSET_FOLDERS } from '../contract.js';
 export { MigrationChecksumError, MigrationFailedError, MigrationFileError } from './errors.js';
 export { inboxMigrations } from './inbox-migrations.js';
 export { migrate } from './migrate.js';
