@@ -8,6 +8,14 @@ import { kitPath } from '../kit-code.js';
 /** The kit's own migrations, as the package ships them (`inboxMigrations()` reads the same folder). */
 export const KIT_MIGRATIONS_DIR = kitPath('functions/inbox/migrations/sql');
 
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** A migration file as the hash sees it. */
 interface SqlFile {
   readonly name: string;
@@ -25,13 +33,7 @@ interface SqlFile {
  * ```
  */
 export function sqlFiles(dir: string): SqlFile[] {
-  let isFolder = false;
-  try {
-    isFolder = statSync(dir).isDirectory();
-  } catch {
-    isFolder = false;
-  }
-  if (!isFolder) throw new InfraConfigError(`The migrations folder ${JSON.stringify(dir)} is not a folder: give the path of the folder that holds your NNNN_name.sql files.`);
+  if (!isFolder(dir)) throw new InfraConfigError(`The migrations folder ${JSON.stringify(dir)} is not a folder: give the path of the folder that holds your NNNN_name.sql files.`);
   const names = readdirSync(dir, { withFileTypes: true })
     .filter((entry) => !entry.isDirectory() && /\.sql$/i.test(entry.name)).map((entry) => entry.name).sort();
   const numbers = new Map<string, string>();
