@@ -74,6 +74,13 @@ export const MIGRATE_ASSET_FOLDERS = { kit: 'kit-migrations', project: 'migratio
  */
 export const ROLE_TWIN_SUFFIX = '_clone';
 
+/**
+ * A database role the kit manages: 1 to 57 lower-case letters, digits or `_`, not starting with a
+ * digit, so that its twin (`<role>_clone`) fits in PostgreSQL's 63 characters. One ending in
+ * `ROLE_TWIN_SUFFIX` is a twin, never a role.
+ */
+export const KIT_ROLE_NAME = /^[a-z_][a-z0-9_]{0,56}$/;
+
 /** What became of one record, SQS or Kafka: each kind is also the name of the metric that counts it. */
 export const OutcomeKind = {
   processed: 'processed',

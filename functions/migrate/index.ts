@@ -4,8 +4,8 @@ import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
 import { INBOX_ENV } from '../inbox/index.js';
 import { inboxMigrations, MIGRATE_ASSET_FOLDERS, migrationsHashOf, readMigrations, type Migration } from '../inbox/migrations/index.js';
+import { deployMigrations } from './deploy-migrations.js';
 import { managedRolesFrom } from './managed-roles.js';
-import { migrateWithRoles } from './migrate-with-roles.js';
 import { onMigrationsEvent } from './on-event.js';
 import type { MigrationsResourceResponse } from './on-event.js';
 import { readRoleCredentials, type ReadSecret } from './role-credentials.js';
@@ -39,7 +39,7 @@ export interface MigrationsHandlerDependencies {
  * with `readSecret`: on every deploy that changes the migrations, the cluster or the roles, it makes
  * the roles of DATABASE_ROLES (each with its twin), applies the kit's and the project's pending
  * migrations over the RDS Data API, grants each role the kit's tables and sets its password from its
- * secret (`migrateWithRoles`), waiting out an Aurora resume; it leaves alone an Update meant for
+ * secret (`deployMigrations`), waiting out an Aurora resume; it leaves alone an Update meant for
  * other migrations, another cluster or other roles than this function's (a rollback). Idempotent:
  * applied migrations are recorded with their checksum and skipped, roles kept, grants and passwords
  * set again. Reads CLUSTER_ARN, SECRET_ARN (the owner's secret), DATABASE_NAME and DATABASE_ROLES.
@@ -71,7 +71,7 @@ export function migrationsHandler(dependencies: MigrationsHandlerDependencies) {
           const db = dataApiDatabaseFromEnv();
           try {
             // Each step is safe to run again, so a resume met halfway starts the run over.
-            return await untilResumed(() => migrateWithRoles(db, { migrations: run, roles, credentials }), wait);
+            return await untilResumed(() => deployMigrations(db, { migrations: run, roles, credentials }), wait);
           } finally {
             await db.close();
           }

@@ -1,15 +1,9 @@
 import { twinOf, type RoleSecret } from '../database-roles/index.js';
 import { DATABASE_ROLE_ACCESS, INBOX_ENV, type DatabaseRoleAccess } from '../inbox/index.js';
-import { DatabaseRoleError } from './database-role-error.js';
+import { DatabaseRoleError, type InboxRole } from '../inbox/migrations/index.js';
 
-/** A role the migrate function creates, grants the kit's tables for its `access`, and gives a password. */
-export interface ManagedRole {
-  readonly role: string;
-  readonly access: DatabaseRoleAccess;
-}
-
-/** A managed role with the secret whose password it gets. */
-export interface ManagedRoleSecret extends ManagedRole, RoleSecret {}
+/** A role the migrate function makes and grants the kit's tables for its `access`, with the secret whose password it gets. */
+export interface ManagedRoleSecret extends InboxRole, RoleSecret {}
 
 const ACCESS = new Set<string>(Object.values(DATABASE_ROLE_ACCESS));
 const NAME = INBOX_ENV.databaseRoles;

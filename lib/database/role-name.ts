@@ -1,8 +1,7 @@
-import { ROLE_TWIN_SUFFIX } from '../../functions/inbox/contract.js';
+import { KIT_ROLE_NAME, ROLE_TWIN_SUFFIX } from '../../functions/inbox/contract.js';
 
 /** The longest role name with room for its twin's suffix in PostgreSQL's 63 characters. */
 const MAX_ROLE_LENGTH = 63 - ROLE_TWIN_SUFFIX.length;
-const ROLE_NAME = new RegExp(`^[a-z_][a-z0-9_]{0,${MAX_ROLE_LENGTH - 1}}$`);
 /** Names PostgreSQL or Aurora keep for themselves. */
 const RESERVED_PREFIXES = ['pg_', 'rds'] as const;
 
@@ -17,7 +16,7 @@ const RESERVED_PREFIXES = ['pg_', 'rds'] as const;
  * ```
  */
 export function roleNameProblem(name: string): string | undefined {
-  if (!ROLE_NAME.test(name)) {
+  if (!KIT_ROLE_NAME.test(name)) {
     return `a database role is 1 to ${MAX_ROLE_LENGTH} lower-case letters, digits or _, not starting with a digit `
       + `(its twin adds ${ROLE_TWIN_SUFFIX} within PostgreSQL's 63 characters)`;
   }

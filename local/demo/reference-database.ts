@@ -1,9 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Database } from '../../functions/inbox/index.js';
-import { inboxMigrations, readMigrations, type Migration } from '../../functions/inbox/migrations/index.js';
-import type { ManagedRole } from '../../functions/migrate/managed-roles.js';
-import { migrateWithRoles } from '../../functions/migrate/migrate-with-roles.js';
-import type { MigrationsApplied } from '../../functions/migrate/on-event.js';
+import { inboxMigrations, migrateWithRoles, readMigrations, type InboxRole, type Migration, type MigrationReport } from '../../functions/inbox/migrations/index.js';
 
 /** The reference app's own migrations (the example's tables and their grants): its InboxDatabase's `migrations`. */
 export const REFERENCE_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
@@ -13,7 +10,7 @@ export const REFERENCE_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations'
  * worker's, named after its construct (OrderWorker), and the cleanup's default. Its migrations grant
  * the example's tables to `order_worker`.
  */
-export const REFERENCE_ROLES: readonly ManagedRole[] = [
+export const REFERENCE_ROLES: readonly InboxRole[] = [
   { role: 'order_worker', access: 'consumer' },
   { role: 'inbox_cleanup', access: 'cleanup' },
 ];
@@ -40,6 +37,6 @@ export async function referenceMigrations(): Promise<Migration[]> {
  * await migrateReferenceDatabase(pgDatabase({ connectionString: scratch.url }));
  * ```
  */
-export async function migrateReferenceDatabase(db: Database): Promise<MigrationsApplied> {
+export async function migrateReferenceDatabase(db: Database): Promise<MigrationReport> {
   return migrateWithRoles(db, { migrations: await referenceMigrations(), roles: REFERENCE_ROLES });
 }

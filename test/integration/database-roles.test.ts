@@ -7,10 +7,10 @@ import { RoleSecretError, scramVerifier } from '../../functions/database-roles/i
 import { processBatch, sql, type Outcome } from '../../functions/inbox/index.js';
 import { cleanupInbox } from '../../functions/inbox/cleanup/index.js';
 import { dataApiDatabase } from '../../functions/inbox/data-api/index.js';
-import { DatabaseRoleError } from '../../functions/migrate/database-role-error.js';
 import { migrationsHandler } from '../../functions/migrate/index.js';
 import type { MigrationsResourceResponse } from '../../functions/migrate/on-event.js';
-import { KIT_ROLE_COMMENT } from '../../functions/migrate/role-setup.js';
+import { KIT_ROLE_COMMENT } from '../../functions/inbox/internal.js';
+import { DatabaseRoleError } from '../../functions/inbox/migrations/index.js';
 import { recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { KIT_MIGRATIONS_DIR, migrationsHash } from '../../lib/database/migration-folders.js';

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database } from '../../functions/inbox/index.js';
 import { migrationChecksum } from '../../functions/inbox/internal.js';
-import { inboxMigrations, migrate, MigrationChecksumError, MigrationFailedError, type Migration } from '../../functions/inbox/migrations/index.js';
+import { randomBytes } from 'node:crypto';
+import {
+  DatabaseRoleError, inboxMigrations, migrate, MigrationChecksumError, MigrationFailedError, migrateWithRoles, type Migration,
+} from '../../functions/inbox/migrations/index.js';
 import { emptyDatabase, type FreshDatabase } from '../support/database.js';
 import { drivers, type DriverTarget } from '../support/drivers.js';
 
@@ -198,6 +201,32 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
       await migrate(db, [tricky]);
 
       expect((await fresh.pool.query('SELECT body, note_label(notes) AS label FROM notes')).rows).toEqual([{ body: 'a;b', label: '1;a;b' }]);
+    });
+  });
+
+  describe('migrateWithRoles: the run InboxDatabase makes, for a test of a project\'s own', () => {
+    it('makes the roles before the project\'s migrations, which grant their tables to them, then grants the kit\'s table', async () => {
+      const { fresh, db } = await empty();
+      const role = `mwr_${driver.name.replace('-', '_')}_${randomBytes(4).toString('hex')}`;
+      const grants: Migration = { name: '0001_orders.sql', sql: `CREATE TABLE orders (id int PRIMARY KEY);\nGRANT SELECT ON orders TO ${role};` };
+
+      const report = await migrateWithRoles(db, { migrations: [...await inboxMigrations(), grants], roles: [{ role, access: 'consumer' }] });
+
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', '0001_orders.sql']);
+      const may = async (table: string, privilege: string) => (await fresh.pool.query<{ may: boolean }>(
+        'SELECT has_table_privilege($1, $2, $3) AS may', [role, table, privilege])).rows[0]!.may;
+      expect([await may('orders', 'SELECT'), await may('consumed_message', 'INSERT'), await may('consumed_message', 'DELETE')]).toEqual([true, true, false]);
+      const again = await migrateWithRoles(db, { migrations: [...await inboxMigrations(), grants], roles: [{ role, access: 'consumer' }] });
+      expect(again.applied).toEqual([]);
+    });
+
+    it('refuses a role name the kit would not make before touching the database', async () => {
+      const { fresh, db } = await empty();
+      const attempt = migrateWithRoles(db, { migrations: [customers], roles: [{ role: 'Orders"; DROP TABLE x; --', access: 'consumer' }] });
+      await expect(attempt).rejects.toThrow(DatabaseRoleError);
+      await expect(attempt).rejects.toThrow(/cannot be a role of the kit's: a role is 1 to 57 lower-case letters/);
+      await expect(migrateWithRoles(db, { migrations: [customers], roles: [{ role: 'orders_clone', access: 'consumer' }] })).rejects.toThrow(/not ending in _clone/);
+      expect(await exists(fresh, 'customers')).toBe(false);
     });
   });
 });

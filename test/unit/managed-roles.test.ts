@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { roleCredentials, RoleSecretError } from '../../functions/database-roles/index.js';
-import { DatabaseRoleError } from '../../functions/migrate/database-role-error.js';
+import { DatabaseRoleError } from '../../functions/inbox/migrations/index.js';
 import { managedRolesFrom } from '../../functions/migrate/managed-roles.js';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:worker';

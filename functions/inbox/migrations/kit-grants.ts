@@ -1,6 +1,5 @@
-import { sql, type DatabaseRoleAccess, type SqlStatement } from '../inbox/index.js';
-
-type Identifier = ReturnType<typeof sql.identifier>;
+import type { DatabaseRoleAccess } from '../contract.js';
+import { sql, type SqlIdentifier, type SqlStatement } from '../sql/sql.js';
 
 /**
  * What each kind of role may do on the kit's own tables, and nothing more. A consumer claims and
@@ -11,7 +10,7 @@ type Identifier = ReturnType<typeof sql.identifier>;
  * go sooner or later, which its DELETE allows anyway), and reads a row's key and age, not its hash
  * or error. A project's own tables are granted by the project's migrations.
  */
-const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: Identifier) => SqlStatement[]>> = {
+const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => SqlStatement[]>> = {
   consumer: (role) => [sql`GRANT SELECT, INSERT ON consumed_message TO ${role}`],
   cleanup: (role) => [
     sql`GRANT SELECT (consumer_name, message_id, processed_at), DELETE ON consumed_message TO ${role}`,
