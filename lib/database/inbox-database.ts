@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Duration, Lazy, Stack } from 'aws-cdk-lib';
 import type { CustomResource } from 'aws-cdk-lib';
 import type * as events from 'aws-cdk-lib/aws-events';
@@ -99,7 +100,8 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
       cluster: this.cluster,
       ownerSecret: this.ownerSecret,
       databaseName: this.databaseName,
-      projectDir: props.migrations,
+      // Absolute: the bundling commands that copy it run in another folder.
+      projectDir: props.migrations === undefined ? undefined : path.resolve(props.migrations),
       roles: Lazy.string({ produce: () => this.rolesJson() }),
       logRetention: settings.logRetention,
     });
