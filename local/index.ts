@@ -11,6 +11,8 @@ export type {
   RunningEventSource,
   StartEventSourceOptions,
 } from './event-source/index.js';
+export { localEventBridgeClient, startEventBridge } from './eventbridge/index.js';
+export type { BusEvent, EventBridgeFaults, EventBridgeStats, RunningEventBridge, StartEventBridgeOptions } from './eventbridge/index.js';
 export { kafkaBatchResult } from './kafka/kafka-batch-result.js';
 export type { KafkaBatchResult } from './kafka/kafka-batch-result.js';
 export { startKafkaEventSource } from './kafka/kafka-event-source.js';
@@ -24,5 +26,7 @@ export { PostgresSetupError, startPostgres } from './postgres.js';
 export type { RunningPostgres, StartPostgresOptions } from './postgres.js';
 export { createScratchDatabase, databaseUrl } from './scratch-database.js';
 export type { ScratchDatabase, ScratchDatabaseOptions } from './scratch-database.js';
+export { localSnsClient, startSns } from './sns/index.js';
+export type { PublishedMessage, RunningSns, SnsFaults, SnsStats, StartSnsOptions } from './sns/index.js';
 export { createQueue, localSqsClient, RedriveError, redriveDeadLetters, startSqs } from './sqs/index.js';
 export type { CreatedQueue, CreateQueueOptions, RedriveOptions, RedriveResult, RunningSqs, SqsFaults, SqsStats, StartSqsOptions } from './sqs/index.js';

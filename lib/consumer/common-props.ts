@@ -21,7 +21,7 @@ import type { IInboxDatabase } from '../database/database-consumer.js';
 export interface InboxConsumerCommonProps {
   /**
    * The `InboxDatabase` the consumer runs against. It gives the function a database role of its
-   * own (`databaseRole`) with SELECT, INSERT on the inbox table, a secret only this function may
+   * own (`databaseRole`) with what a consumer does on the kit's tables, a secret only this function may
    * read (rotated), the cluster and database in its environment, its concurrency cap from the
    * cluster's capacity, and a cleanup that keeps the consumer's rows its `inboxRetention`; the
    * function waits for the database's migrations. Give `database`, or `cluster` and `databaseName`

@@ -41,7 +41,7 @@ const rolesOfApp = new WeakMap<IConstruct, Map<string, Map<string, string>>>();
  * resource that, on every deploy that changes them, runs the kit's migrations and the project's
  * (`migrations`) in one ordered, checksummed run, with nothing done on rollback or delete; a
  * database role for each consumer attached to it (`database: inboxDatabase` on `InboxConsumer` or
- * `InboxKafkaConsumer`) with SELECT and INSERT on the inbox table, a Secrets Manager secret only
+ * `InboxKafkaConsumer`) with what a consumer does on the kit's tables, a Secrets Manager secret only
  * that consumer may read, a twin for alternating-users rotation and the secret's rotation every 30
  * days, all made and given its password by the migrations step (the project's migrations grant
  * their own tables to it by name); and the cleanup, on a daily schedule, as a role of its own,
@@ -142,7 +142,8 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
 
   /**
    * Gives a consumer a database role of its own: the role and its twin made (NOLOGIN until they
-   * get a password) and granted SELECT, INSERT on consumed_message by the migrations step, which
+   * get a password) and granted the kit's tables (SELECT, INSERT on consumed_message, and the
+   * outbox's rows) by the migrations step, which
    * sets the role's password from a new secret; the secret rotated every `rotateRoleSecretsAfter`.
    * The project's migrations grant their own tables to the role by its name. A consumer given
    * `database:` calls this itself. Refuses a role name the kit cannot make or that is taken on the

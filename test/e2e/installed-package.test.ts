@@ -80,6 +80,7 @@ describe('the package as a user installs it: a project of its own, outside the r
     expect(files).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
       'dist/functions/inbox/migrations/sql/0001_consumed_message.sql', 'dist/functions/inbox/migrations/sql/0002_role_password.sql',
+      'dist/functions/inbox/migrations/sql/0003_outbox_message.sql', 'dist/functions/inbox/outbox/index.js',
       'dist/functions/migrate/index.js', 'dist/functions/inbox-cleanup/index.js', 'dist/functions/role-rotation/index.js', 'dist/lib/database/inbox-database.js',
     ]));
     expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md'].includes(file))).toEqual([]);
@@ -95,7 +96,7 @@ describe('the package as a user installs it: a project of its own, outside the r
   it('typechecks against the public entry points only', async () => {
     await sh('npx', ['tsc', '-p', 'tsconfig.json'], project());
     const out = (await readdir(path.join(project(), 'out'), { recursive: true })).filter((file) => file.endsWith('.js')).sort();
-    expect(out).toEqual(['lib/shop-stack.js', 'options-union.js', 'src/ship-orders.js', 'test/ship-orders.test.js']);
+    expect(out).toEqual(['lib/shop-stack.js', 'public-types.js', 'src/ship-orders.js', 'test/ship-orders.test.js']);
   }, STEP_TIMEOUT_MS);
 
   describe('its stack, synthesized with bundling', () => {
@@ -143,7 +144,7 @@ describe('the package as a user installs it: a project of its own, outside the r
         expect((await stat(path.join(assetOf(functionOf(description)), 'index.mjs'))).size).toBeGreaterThan(1000);
       }
       const migrate = assetOf(functionOf(/^Applies the inbox migrations/));
-      expect((await readdir(path.join(migrate, 'kit-migrations'))).sort()).toEqual(['0001_consumed_message.sql', '0002_role_password.sql']);
+      expect((await readdir(path.join(migrate, 'kit-migrations'))).sort()).toEqual(['0001_consumed_message.sql', '0002_role_password.sql', '0003_outbox_message.sql']);
       expect(await readdir(path.join(migrate, 'migrations'))).toEqual(['0001_orders.sql']);
     });
   });

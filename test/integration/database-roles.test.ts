@@ -4,8 +4,9 @@ import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleSecretError, scramVerifier } from '../../functions/database-roles/index.js';
-import { processBatch, sql, type Outcome } from '../../functions/inbox/index.js';
-import { cleanupInbox } from '../../functions/inbox/cleanup/index.js';
+import { processBatch, sql, type OutboxContext, type Outcome } from '../../functions/inbox/index.js';
+import { cleanupInbox, cleanupOutbox } from '../../functions/inbox/cleanup/index.js';
+import { relayOutbox, type Publisher } from '../../functions/inbox/outbox/index.js';
 import { dataApiDatabase } from '../../functions/inbox/data-api/index.js';
 import { migrationsHandler } from '../../functions/migrate/index.js';
 import type { MigrationsResourceResponse } from '../../functions/migrate/on-event.js';
@@ -23,14 +24,15 @@ import { failedIds, lambdaContext, redelivery, sqsEvent, sqsRecord } from '../su
 import { thrown } from '../support/thrown.js';
 
 const secretArn = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}`;
-const SECRET = { owner: secretArn('owner'), worker: secretArn('worker'), payments: secretArn('payments'), cleanup: secretArn('cleanup') } as const;
-/** The roles of this file's stack: the reference order worker (whose project migration grants it orders), a second consumer, the cleanup. */
-const ROLE = { worker: 'order_worker', payments: 'payment_worker', cleanup: 'inbox_cleanup' } as const;
+const SECRET = { owner: secretArn('owner'), worker: secretArn('worker'), payments: secretArn('payments'), cleanup: secretArn('cleanup'), relay: secretArn('relay') } as const;
+/** The roles of this file's stack: the reference order worker (whose project migration grants it orders), a second consumer, the cleanup, an outbox relay. */
+const ROLE = { worker: 'order_worker', payments: 'payment_worker', cleanup: 'inbox_cleanup', relay: 'outbox_relay' } as const;
 const rolesJson = (roles: Record<string, { secretArn: string; access: string }>) => JSON.stringify(roles);
 const DATABASE_ROLES = rolesJson({
   [ROLE.worker]: { secretArn: SECRET.worker, access: 'consumer' },
   [ROLE.payments]: { secretArn: SECRET.payments, access: 'consumer' },
   [ROLE.cleanup]: { secretArn: SECRET.cleanup, access: 'cleanup' },
+  [ROLE.relay]: { secretArn: SECRET.relay, access: 'relay' },
 });
 /** As Secrets Manager generates them: printable ASCII. */
 const newPassword = () => randomBytes(24).toString('base64url');
@@ -110,6 +112,7 @@ beforeAll(async () => {
   secrets[SECRET.worker] = { username: ROLE.worker, password: newPassword() };
   secrets[SECRET.payments] = { username: ROLE.payments, password: newPassword() };
   secrets[SECRET.cleanup] = { username: ROLE.cleanup, password: newPassword() };
+  secrets[SECRET.relay] = { username: ROLE.relay, password: newPassword() };
   api = await startDataApi({ databaseUrl: target.url, secrets });
   client = localDataApiClient(api.endpoint);
   // The migrate function's environment in AWS, pointed at the emulator.
@@ -153,12 +156,12 @@ describe('the migrate function makes a role for each consumer and the cleanup, w
     const again = await migrateHandler(deployEvent('Update'), lambdaContext(300_000));
 
     expect(created.Data).toMatchObject({
-      Applied: 'sqs-inbox/0001_consumed_message.sql,sqs-inbox/0002_role_password.sql,0002_orders.sql,0005_order_worker_grants.sql',
-      AlreadyApplied: '', Roles: 'order_worker,payment_worker,inbox_cleanup',
+      Applied: 'sqs-inbox/0001_consumed_message.sql,sqs-inbox/0002_role_password.sql,sqs-inbox/0003_outbox_message.sql,0002_orders.sql,0005_order_worker_grants.sql',
+      AlreadyApplied: '', Roles: 'order_worker,payment_worker,inbox_cleanup,outbox_relay',
     });
-    expect(again.Data).toMatchObject({ Applied: '', Roles: 'order_worker,payment_worker,inbox_cleanup' });
+    expect(again.Data).toMatchObject({ Applied: '', Roles: 'order_worker,payment_worker,inbox_cleanup,outbox_relay' });
     for (const response of [created, again]) {
-      for (const secret of [SECRET.worker, SECRET.payments, SECRET.cleanup]) expect(JSON.stringify(response)).not.toContain(secrets[secret]!.password);
+      for (const secret of [SECRET.worker, SECRET.payments, SECRET.cleanup, SECRET.relay]) expect(JSON.stringify(response)).not.toContain(secrets[secret]!.password);
     }
   });
 
@@ -169,6 +172,8 @@ describe('the migrate function makes a role for each consumer and the cleanup, w
       { rolname: 'inbox_cleanup_clone', rolcanlogin: false, member_of: ['inbox_cleanup'], comment: KIT_ROLE_COMMENT },
       { rolname: 'order_worker', rolcanlogin: true, member_of: [], comment: KIT_ROLE_COMMENT },
       { rolname: 'order_worker_clone', rolcanlogin: false, member_of: ['order_worker'], comment: KIT_ROLE_COMMENT },
+      { rolname: 'outbox_relay', rolcanlogin: true, member_of: [], comment: KIT_ROLE_COMMENT },
+      { rolname: 'outbox_relay_clone', rolcanlogin: false, member_of: ['outbox_relay'], comment: KIT_ROLE_COMMENT },
       { rolname: 'payment_worker', rolcanlogin: true, member_of: [], comment: KIT_ROLE_COMMENT },
       { rolname: 'payment_worker_clone', rolcanlogin: false, member_of: ['payment_worker'], comment: KIT_ROLE_COMMENT },
     ]);
@@ -181,13 +186,14 @@ describe('the migrate function makes a role for each consumer and the cleanup, w
     expect(await Promise.all(['SELECT', 'UPDATE'].map((p) => may(ROLE.worker, 'orders', p, true)))).toEqual([true, true]);
     expect(await Promise.all(['SELECT', 'UPDATE'].map((p) => may(ROLE.payments, 'orders', p, true)))).toEqual([false, false]);
     expect(await Promise.all(['SELECT', 'INSERT', 'DELETE'].map((p) => may(ROLE.cleanup, 'consumed_message', p)))).toEqual([false, false, true]);
+    expect(await Promise.all(['SELECT', 'INSERT', 'DELETE'].map((p) => may(ROLE.relay, 'consumed_message', p)))).toEqual([false, false, false]);
   });
 
   it('stores each password as the SCRAM-SHA-256 verifier of the secret\'s password, which the Data API needs', async () => {
     const stored = await admin((connection) => connection.query<{ rolname: string; rolpassword: string }>(
       'SELECT rolname, rolpassword FROM pg_authid WHERE rolname = ANY($1)', [Object.values(ROLE)]));
-    expect(stored.rows).toHaveLength(3);
-    const secretOf: Record<string, string> = { [ROLE.worker]: SECRET.worker, [ROLE.payments]: SECRET.payments, [ROLE.cleanup]: SECRET.cleanup };
+    expect(stored.rows).toHaveLength(4);
+    const secretOf: Record<string, string> = { [ROLE.worker]: SECRET.worker, [ROLE.payments]: SECRET.payments, [ROLE.cleanup]: SECRET.cleanup, [ROLE.relay]: SECRET.relay };
     for (const { rolname, rolpassword } of stored.rows) {
       const [, iterations, salt] = /^SCRAM-SHA-256\$(\d+):([^$]+)\$/.exec(rolpassword) ?? [];
       expect(rolpassword).toBe(scramVerifier(secrets[secretOf[rolname]!]!.password, { salt: Buffer.from(salt!, 'base64'), iterations: Number(iterations) }));
@@ -211,7 +217,7 @@ describe('the migrate function makes a role for each consumer and the cleanup, w
     secrets[arn] = { username: 'late_worker', password: newPassword() };
     const response = await deployWithRoles(rolesJson({ ...JSON.parse(DATABASE_ROLES) as Record<string, { secretArn: string; access: string }>, late_worker: { secretArn: arn, access: 'consumer' } }));
 
-    expect(response.Data).toMatchObject({ Applied: '', Roles: 'order_worker,payment_worker,inbox_cleanup,late_worker' });
+    expect(response.Data).toMatchObject({ Applied: '', Roles: 'order_worker,payment_worker,inbox_cleanup,outbox_relay,late_worker' });
     expect((await logins(['late_worker', 'late_worker_clone'])).map((r) => [r.rolname, r.rolcanlogin])).toEqual([['late_worker', true], ['late_worker_clone', false]]);
     expect((await execute(arn, 'SELECT count(*) AS n FROM consumed_message')).records).toHaveLength(1);
   });
@@ -371,5 +377,54 @@ describe('inbox_set_role_password takes only what it is for', () => {
     expect((await call('inbox_no_such_role', verifier())).code).toBe('42704');
     expect((await call('Robert"; DROP ROLE x; --', verifier())).code).toBe('22023');
     expect((await call(null, verifier())).code).toBe('22023');
+  });
+});
+
+describe('the outbox under the kit\'s roles: a consumer\'s, the relay\'s and the cleanup\'s grants', () => {
+  /** A publisher that takes everything at the first try, or leaves everything (`retry`), as `taking` says. */
+  const publisher = (taking: { now: boolean }): Publisher => ({
+    fifo: true, maxBatchEntries: 10,
+    publish: async (entries) => entries.map(() => (taking.now ? { kind: 'sent' } : { kind: 'retry', reason: 'not yet' })),
+  });
+  const rowsOf = async (consumer: string) => (await pool.query<{ dispatched_at: Date | null }>(
+    'SELECT dispatched_at FROM outbox_message WHERE consumer_name = $1', [consumer])).rows;
+
+  it('the worker writes FIFO rows in its claim, sends and marks them; the relay sends what it left; the cleanup purges the dispatched', async () => {
+    const consumer = `outbox-roles-${randomUUID().slice(0, 8)}`;
+    const taking = { now: false };
+    const options = (db: ReturnType<typeof signedIn>) => ({
+      consumer, db,
+      handle: async (order: { orderId: string }, { outbox }: { outbox: OutboxContext }) => {
+        await outbox.send({ target: 'shipped', body: order, groupId: 'customer-1' });
+      },
+      outbox: { targets: { shipped: publisher(taking) }, maxAttempts: 1 },
+    });
+
+    await processBatch(sqsEvent(sqsRecord({ orderId: 'a' }, { key: `a-${consumer}` })), lambdaContext(), options(signedIn(SECRET.worker)));
+    expect(await rowsOf(consumer)).toEqual([{ dispatched_at: null }]);
+    taking.now = true;
+    await processBatch(sqsEvent(sqsRecord({ orderId: 'b' }, { key: `b-${consumer}` })), lambdaContext(), options(signedIn(SECRET.worker)));
+    await pool.query(`UPDATE outbox_message SET created_at = now() - interval '1 hour', claimed_until = now() WHERE consumer_name = $1`, [consumer]);
+    await pool.query(`UPDATE outbox_group SET held_until = now() WHERE consumer_name = $1`, [consumer]);
+
+    const relayed = await relayOutbox(signedIn(SECRET.relay), { shipped: publisher(taking) }, { consumer });
+    expect(relayed).toMatchObject({ sent: 2, failed: 0, undispatched: 0 });
+    await pool.query(`UPDATE outbox_message SET dispatched_at = now() - interval '30 days' WHERE consumer_name = $1`, [consumer]);
+    const cleaned = await cleanupOutbox(signedIn(SECRET.cleanup), { retentionMs: 7 * 86_400_000 });
+
+    expect(cleaned.deleted).toBeGreaterThanOrEqual(2);
+    expect(await rowsOf(consumer)).toEqual([]);
+  });
+
+  it.each([
+    ['the worker', SECRET.worker, 'DELETE FROM outbox_message'],
+    ['the worker', SECRET.worker, "UPDATE outbox_message SET claimed_by = 'someone else'"],
+    ['the relay', SECRET.relay, "INSERT INTO outbox_message (id, consumer_name, message_key, target, body, size_bytes) VALUES (gen_random_uuid(), 'c', 'k', 't', 'b', 1)"],
+    ['the relay', SECRET.relay, 'DELETE FROM outbox_message'],
+    ['the relay', SECRET.relay, 'SELECT * FROM consumed_message'],
+    ['the cleanup', SECRET.cleanup, 'SELECT body FROM outbox_message'],
+    ['the cleanup', SECRET.cleanup, "UPDATE outbox_message SET failed_at = now()"],
+  ])('%s cannot run %s: SQLState 42501', async (_who, secret, statement) => {
+    await expectInsufficientPrivilege(execute(secret, statement));
   });
 });

@@ -76,12 +76,22 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
       expect((await fresh.pool.query('SELECT count(*)::int AS n FROM customers')).rows[0]).toEqual({ n: 1 });
     });
 
+    it("the kit's own migrations alone build the inbox and the outbox, with none of the reference app's roles or tables", async () => {
+      const { fresh, db } = await empty();
+
+      const report = await migrate(db, await inboxMigrations());
+
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql']);
+      const tables = await fresh.pool.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`);
+      expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual(['consumed_message', 'outbox_group', 'outbox_message', 'schema_migrations']);
+    });
+
     it("builds the kit's schema under names of its own: consumed_message as the design has it, and the role password function", async () => {
       const { fresh, db } = await empty();
 
       const report = await migrate(db, [...await inboxMigrations(), customers]);
 
-      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', '0001_customers.sql']);
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', '0001_customers.sql']);
       const columns = await fresh.pool.query(`SELECT column_name, data_type, is_nullable, column_default
         FROM information_schema.columns WHERE table_name = 'consumed_message' ORDER BY ordinal_position`);
       expect(columns.rows).toEqual([
@@ -104,17 +114,18 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
 
     it('takes a database migrated before the kit\'s migrations had names of their own: they run, and change nothing there', async () => {
       const { fresh, db } = await empty();
-      const [table, passwords] = await inboxMigrations();
-      // As the kit shipped them before: the same table and function, recorded under a project's names.
+      const [table, passwords, outbox] = await inboxMigrations();
+      // As the kit shipped them before: the same tables and function, recorded under a project's names.
       await migrate(db, [
         { name: '0001_consumed_message.sql', sql: table!.sql.replaceAll(' IF NOT EXISTS', '') },
         { name: '0003_database_roles.sql', sql: passwords!.sql.replace('CREATE OR REPLACE FUNCTION', 'CREATE FUNCTION') },
+        { name: '0004_outbox_message.sql', sql: outbox!.sql.replaceAll(' IF NOT EXISTS', '') },
       ]);
       await fresh.pool.query("INSERT INTO consumed_message (consumer_name, message_id, payload_hash) VALUES ('c', 'kept', 'h')");
 
       const report = await migrate(db, await inboxMigrations());
 
-      expect(report).toEqual({ applied: ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql'], alreadyApplied: [] });
+      expect(report).toEqual({ applied: ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql'], alreadyApplied: [] });
       expect((await fresh.pool.query('SELECT message_id FROM consumed_message')).rows).toEqual([{ message_id: 'kept' }]);
     });
   });
@@ -212,7 +223,7 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
 
       const report = await migrateWithRoles(db, { migrations: [...await inboxMigrations(), grants], roles: [{ role, access: 'consumer' }] });
 
-      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', '0001_orders.sql']);
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', '0001_orders.sql']);
       const may = async (table: string, privilege: string) => (await fresh.pool.query<{ may: boolean }>(
         'SELECT has_table_privilege($1, $2, $3) AS may', [role, table, privilege])).rows[0]!.may;
       expect([await may('orders', 'SELECT'), await may('consumed_message', 'INSERT'), await may('consumed_message', 'DELETE')]).toEqual([true, true, false]);

@@ -6,8 +6,8 @@ import { readMigrations } from './migration-files.js';
 const KIT_MIGRATIONS = new URL('./sql/', import.meta.url);
 
 /**
- * The kit's own migrations (the `consumed_message` table and `inbox_set_role_password`, which sets
- * a role's password from a SCRAM verifier), named `sqs-inbox/NNNN_name.sql` so no migration of a
+ * The kit's own migrations (the `consumed_message` table, `inbox_set_role_password`, which sets a
+ * role's password from a SCRAM verifier, and the outbox's `outbox_message` and `outbox_group`), named `sqs-inbox/NNNN_name.sql` so no migration of a
  * project ever takes their name in schema_migrations. Apply them before a project's own, in one run:
  * `migrate(db, [...await inboxMigrations(), ...await readMigrations(dir)])`. A bundled function
  * cannot read the package's files: copy `node_modules/sqs-inbox/dist/functions/inbox/migrations/sql`

@@ -177,11 +177,28 @@ export class InboxTableMissingError extends InboxError {
  * ```
  */
 export function inboxTableMissing(error: unknown): InboxTableMissingError | undefined {
-  if (error instanceof InboxTableMissingError) return error;
+  if (isInboxTableMissing(error)) return error;
   if (sqlStateOf(error) !== SqlState.undefinedTable) return undefined;
   try {
     return /relation "consumed_message" does not exist/.test(String((error as { message?: unknown }).message)) ? new InboxTableMissingError(error) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether a value is an `InboxTableMissingError`; false for a value that cannot be looked at (a
+ * revoked Proxy a handler threw, on which `instanceof` throws).
+ *
+ * @example
+ * ```ts
+ * if (isInboxTableMissing(result.error)) reportMissingTable(result.error, options);
+ * ```
+ */
+export function isInboxTableMissing(error: unknown): error is InboxTableMissingError {
+  try {
+    return error instanceof InboxTableMissingError;
+  } catch {
+    return false;
   }
 }

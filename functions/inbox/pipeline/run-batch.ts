@@ -2,7 +2,8 @@ import type { Context } from 'aws-lambda';
 import { payloadHash } from '../claim/payload-hash.js';
 import type { ResolvedOptions } from '../options.js';
 import { isRedelivered, type Outcome } from '../outcome.js';
-import { DeadlineError, FifoSkipError, InboxTableMissingError, MissingKeyAttributeError } from './errors.js';
+import { outboxBatch } from '../outbox/outbox-batch.js';
+import { DeadlineError, FifoSkipError, isInboxTableMissing, MissingKeyAttributeError, type InboxTableMissingError } from './errors.js';
 import { laneItems, runLanes } from './lanes.js';
 import { keyOf } from './message-key.js';
 import { observe, reportMissingTable } from './observe.js';
@@ -74,7 +75,9 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
  * record through the per-message rule, ordered lanes (FIFO groups, Kafka partitions) in order and
  * up to `concurrency` lanes at once, skipping the rest of a lane after a failure, every record once
  * the invocation is short of time, and every record once one found no inbox table (said once for
- * the batch). Resolves to every record with its outcome, in the event's order.
+ * the batch). With an outbox, the rows the batch's messages committed are sent before it resolves
+ * (a send that fails leaves its row for the relay and changes no outcome). Resolves to every record
+ * with its outcome, in the event's order.
  *
  * @example
  * ```ts
@@ -90,6 +93,7 @@ export async function runBatch<T, R>(event: unknown, context: Context | undefine
   const outcomes = new Map<PreparedRecord<R>, Outcome>();
   let batchFailed = false;
   let tableMissing: InboxTableMissingError | undefined;
+  const outbox = options.outbox && outboxBatch({ ...options, outbox: options.outbox, remainingMs, policy });
 
   await runLanes(laneItems(prepared, laneOf), options.concurrency, async (lane) => {
     let laneFailed = false;
@@ -98,8 +102,8 @@ export async function runBatch<T, R>(event: unknown, context: Context | undefine
       const skipped = skipError(item, { laneFailed, batchFailed, tableMissing }, options, source, remainingMs());
       const result: RecordResult = skipped
         ? { kind: 'skipped', error: skipped }
-        : await processRecord(item, options, (r) => source.parse(r), policy);
-      if (tableMissing === undefined && result.error instanceof InboxTableMissingError) {
+        : await processRecord(item, options, (r) => source.parse(r), policy, outbox);
+      if (tableMissing === undefined && isInboxTableMissing(result.error)) {
         tableMissing = result.error;
         reportMissingTable(tableMissing, options);
       }
@@ -112,6 +116,8 @@ export async function runBatch<T, R>(event: unknown, context: Context | undefine
       observe(outcome, options);
     }
   });
+  // Before the batch answers: the rows its messages committed are sent, or left for the relay.
+  await outbox?.sendAfterCommit();
 
   return prepared.map((item) => ({
     record: item.record,
