@@ -23,6 +23,11 @@ export interface InboxCleanupProps {
   /** RETENTION_DAYS: the days a row is kept (a lazy value: the consumers attach later). */
   readonly retentionDays: string;
   readonly batchSize: number;
+  /**
+   * How long a dispatched outbox row is kept.
+   * @default none: the outbox is left alone
+   */
+  readonly outboxRetention?: Duration;
   readonly schedule: events.Schedule;
   /** POWERTOOLS_METRICS_NAMESPACE, where its alarms read its metrics. */
   readonly metricsNamespace: string;
@@ -35,7 +40,7 @@ export const CLEANUP_SERVICE_NAME = 'inbox-cleanup';
 /**
  * The kit's cleanup function (functions/inbox-cleanup) on an EventBridge schedule, signing in as a
  * role of its own that may only delete old inbox rows: it deletes the rows past the retention in
- * bounded batches, waiting out a paused cluster. EventBridge retries a failed invocation twice, then
+ * bounded batches, and dispatched outbox rows past `outboxRetention` when it is given, waiting out a paused cluster. EventBridge retries a failed invocation twice, then
  * puts it in a dead-letter queue of the schedule's own; alarms watch a failed run, a lasting backlog,
  * a schedule that stopped running it and the invocations EventBridge gave up on (`cleanupAlarms`).
  *
@@ -66,6 +71,7 @@ export class InboxCleanup extends Construct {
         [INBOX_ENV.databaseName]: props.databaseName,
         [INBOX_ENV.retentionDays]: props.retentionDays,
         [INBOX_ENV.cleanupBatchSize]: String(props.batchSize),
+        ...(props.outboxRetention === undefined ? {} : { [INBOX_ENV.outboxRetentionDays]: String(props.outboxRetention.toDays({ integral: false })) }),
         POWERTOOLS_SERVICE_NAME: CLEANUP_SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },

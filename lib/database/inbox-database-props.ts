@@ -121,6 +121,13 @@ export interface InboxDatabaseProps {
   readonly cleanupRetention?: Duration;
 
   /**
+   * How long the cleanup keeps an outbox row once it was dispatched (rows not yet dispatched, and
+   * rows that failed for good, are never deleted), and idle FIFO groups; at least a minute.
+   * @default none: the cleanup leaves the outbox alone
+   */
+  readonly outboxRetention?: Duration;
+
+  /**
    * When the cleanup runs: at least once a day (its alarms count days). Each run wakes a paused cluster.
    * @default events.Schedule.expression('cron(17 3 * * ? *)'), daily at 03:17 UTC
    */

@@ -240,6 +240,10 @@ const RULES: readonly DatabaseRule[] = [
     message: (s) => `cleanupRetention must be at least a day (a redelivery arrives days later), but ${s.props.cleanupRetention?.toHours({ integral: false })} hours was provided.`,
   },
   {
+    breaks: (s) => s.props.outboxRetention !== undefined && s.props.outboxRetention.toSeconds({ integral: false }) < 60,
+    message: (s) => `outboxRetention must be at least a minute (the cleanup's floor against a unit mistake), but ${s.props.outboxRetention?.toSeconds({ integral: false })} s was provided.`,
+  },
+  {
     breaks: (s) => roleNameProblem(s.cleanupRole) !== undefined,
     message: (s) => `cleanupRole must be a role the kit can make: ${roleNameProblem(s.cleanupRole)}, but ${JSON.stringify(s.cleanupRole)} was provided.`,
   },

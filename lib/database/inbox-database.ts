@@ -116,6 +116,7 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
       secret: this.cleanupRole.secret,
       retentionDays: Lazy.string({ produce: () => String(this.cleanupRetention.toDays({ integral: false })) }),
       batchSize: settings.cleanupBatchSize,
+      outboxRetention: props.outboxRetention,
       schedule: settings.cleanupSchedule,
       metricsNamespace: settings.metricsNamespace,
       logRetention: settings.logRetention,

@@ -232,6 +232,14 @@ describe('the cleanup of an InboxDatabase', () => {
     });
   });
 
+  it('leaves the outbox alone unless told how long to keep its dispatched rows', () => {
+    expect(environmentOf(cleanupId)[INBOX_ENV.outboxRetentionDays]).toBeUndefined();
+    const withOutbox = bareStack();
+    const kept = new InboxDatabase(withOutbox, 'Inbox', { outboxRetention: Duration.days(3) });
+    const { environmentOf: envOf, idOf: idIn } = reader(withOutbox);
+    expect(envOf(idIn(kept.cleanupFunction))[INBOX_ENV.outboxRetentionDays]).toBe('3');
+  });
+
   it('signs in as its own role, may read that secret alone and make single statements only', () => {
     expect(database.cleanupRole.name).toBe('inbox_cleanup');
     expect(secretsReadBy(cleanupId)).toEqual([stack.resolve(database.cleanupRole.secret.secretArn)]);
