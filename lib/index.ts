@@ -4,7 +4,7 @@ export type { CleanupAlarms } from './cleanup/cleanup-alarms.js';
 export type { InboxConsumerCommonProps } from './consumer/common-props.js';
 export { InboxConsumerBase } from './consumer/inbox-consumer-base.js';
 export type { BacklogGraph } from './consumer/inbox-consumer-base.js';
-export type { OutcomeAlarms } from './consumer/outcome-alarms.js';
+export type { AlarmTargetProps, OutcomeAlarms } from './consumer/outcome-alarms.js';
 export type { InboxOutcome, OutcomeMetricSource } from './consumer/outcome-metrics.js';
 export { INBOX_WARNINGS } from './consumer/warnings.js';
 export { DATA_API_ACTIONS, grantDataApiCalls } from './data-api-access.js';

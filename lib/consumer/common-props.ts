@@ -1,10 +1,9 @@
 import type { Duration } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { IInboxDatabase } from '../database/database-consumer.js';
+import type { AlarmTargetProps } from './outcome-alarms.js';
 
 /**
  * What every inbox consumer takes, whatever its event source: the database, the function, the
@@ -18,7 +17,7 @@ import type { IInboxDatabase } from '../database/database-consumer.js';
  * new InboxConsumer(this, 'Orders', { ...common, queueProps: { fifo: true } });
  * ```
  */
-export interface InboxConsumerCommonProps {
+export interface InboxConsumerCommonProps extends AlarmTargetProps {
   /**
    * The `InboxDatabase` the consumer runs against. It gives the function a database role of its
    * own (`databaseRole`) with what a consumer does on the kit's tables, a secret only this function may
@@ -159,19 +158,4 @@ export interface InboxConsumerCommonProps {
    * @default 0.7
    */
   readonly deadLetterAgeThreshold?: number;
-
-  /**
-   * An SNS topic every alarm of the construct notifies, on top of `alarmActions`. A topic encrypted
-   * with KMS needs a customer managed key whose policy lets `cloudwatch.amazonaws.com` use it
-   * (kms:Decrypt, kms:GenerateDataKey*) and a topic policy that lets it publish: CloudWatch cannot
-   * use the AWS managed key `alias/aws/sns`. `AlarmTopic` makes such a topic.
-   * @default none: the alarms notify only `alarmActions`
-   */
-  readonly alarmTopic?: sns.ITopic;
-
-  /**
-   * Actions every alarm of the construct takes.
-   * @default none
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
 }

@@ -1,25 +1,25 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import type { AlarmTargetProps } from '../consumer/outcome-alarms.js';
 
 /**
  * What an `InboxDatabase` takes. Every prop is optional: with none it makes an Aurora PostgreSQL
  * Serverless v2 cluster that pauses at 0 ACU, with the Data API on, and runs only the kit's own
  * migrations. Give `cluster` to use one of yours instead; the props of the cluster it makes
  * (`vpc`, `minCapacity`, `maxCapacity`, `autoPause`, `engineVersion`, `deletionProtection`,
- * `removalPolicy`, `backupRetention`) are then refused.
+ * `removalPolicy`, `backupRetention`) are then refused. Its alarms (the cleanup's) go to
+ * `alarmTopic` and `alarmActions`.
  *
  * @example
  * ```ts
  * const props: InboxDatabaseProps = { cluster, migrations: 'migrations', alarmTopic: alarms.topic };
  * ```
  */
-export interface InboxDatabaseProps {
+export interface InboxDatabaseProps extends AlarmTargetProps {
   /**
    * An Aurora PostgreSQL cluster of yours (Serverless v2 or provisioned, 13.11, 14.8, 15.3, 16.1,
    * 17.4 or later, which have the Data API). Its Data API is switched on if it was left unset; one
@@ -156,19 +156,6 @@ export interface InboxDatabaseProps {
    * @default 'SqsInbox'
    */
   readonly metricsNamespace?: string;
-
-  /**
-   * An SNS topic every alarm of the construct (the cleanup's) notifies, on top of `alarmActions`
-   * (`AlarmTopic` makes one CloudWatch may publish to).
-   * @default none
-   */
-  readonly alarmTopic?: sns.ITopic;
-
-  /**
-   * Actions every alarm of the construct takes.
-   * @default none
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
 
   /**
    * Retention of the log groups of the construct's functions (migrate, cleanup, rotations).

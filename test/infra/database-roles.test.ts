@@ -79,7 +79,7 @@ describe('each function of the reference stack reads only its own database secre
       const dataApi = statementsOf(fn).filter((s) => actionsOf(s).some((action) => action.startsWith('rds-data:')));
       expect(dataApi).toHaveLength(1);
       expect(actionsOf(dataApi[0]!).sort()).toEqual(needs[fn]);
-      expect(JSON.stringify(dataApi[0]!.Resource)).toMatch(/:cluster:.*DatabaseB/);
+      expect(JSON.stringify(dataApi[0]!.Resource)).toMatch(/:cluster:.*InboxCluster/);
       expect(statementsOf(fn).length).toBeGreaterThan(1);
       expect(onWildcard(statementsOf(fn))).toEqual([]);
     }

@@ -34,8 +34,8 @@ describe('cdk-nag AwsSolutions on the reference stack', () => {
   it('gives every acknowledgment a reason of its own', () => {
     const acks = acknowledgments(referenceStack().stack);
     expect(acks.map((ack) => ack.rule.replace(/^Annotation::/, '').replace(/\[.*$/, '')).sort())
-      // The stack's cluster (RDS10, RDS6, the owner secret's SMG4); InboxDatabase's migrations provider (IAM5)
-      // and cleanup DLQ (SQS3); each role rotation's two wildcards (IAM5, for order_worker and inbox_cleanup).
+      // The stack's own (RDS10, deletion protection off in dev); InboxDatabase's cluster (RDS6, the owner secret's SMG4),
+      // migrations provider (IAM5) and cleanup DLQ (SQS3); each role rotation's two wildcards (IAM5, for order_worker and inbox_cleanup).
       .toEqual(['AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5',
         'AwsSolutions-RDS10', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4', 'AwsSolutions-SQS3']);
     for (const ack of acks) {
@@ -62,8 +62,8 @@ describe('cdk-nag AwsSolutions on the reference stack', () => {
   it('accepts an unrotated secret only for the owner: the role secrets are rotated', () => {
     const { stack } = referenceStack();
     const rotation = acknowledgments(stack).filter((ack) => ack.rule.endsWith('AwsSolutions-SMG4'));
-    expect(rotation.map((ack) => ack.path)).toEqual(['SqsInbox-nag/Database/Secret']);
-    expect(rotation[0]!.reason).toMatch(/read only by the migrate function and the role rotations' setSecret/);
+    expect(rotation.map((ack) => ack.path)).toEqual(['SqsInbox-nag/Inbox/Cluster/Secret']);
+    expect(rotation[0]!.reason).toMatch(/read only by the migrate function and by each role rotation's setSecret/);
     const rotated = Object.values(Template.fromStack(stack).findResources('AWS::SecretsManager::RotationSchedule')).map((r) => r.Properties.SecretId);
     expect(rotated).toEqual(expect.arrayContaining([stack.orderWorker.secret, stack.database.cleanupRole.secret].map((secret) => stack.resolve(secret.secretArn))));
   });
