@@ -3,10 +3,10 @@ import os from 'node:os';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import { processBatch, sql, type Database, type InboxOptions, type SqlStatement } from '../functions/inbox/index.js';
 import { cleanupInbox } from '../functions/inbox/cleanup/index.js';
-import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { uuidv7 } from '../functions/inbox/internal.js';
 import { localDataApiDatabase } from '../local/data-api/index.js';
+import { migrateReferenceDatabase } from '../local/demo/reference-database.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { lambdaContext, sqsRecord } from '../test/support/sqs-events.js';
 import type { DataApiProcess } from './data-api-process.js';
@@ -83,7 +83,7 @@ export async function scaleRun(
   const scratch = await createScratchDatabase(setup.serverUrl, 'bench_scale');
   const direct = pgDatabase({ connectionString: scratch.url, max: 2 });
   try {
-    await migrate(direct, await readMigrations(new URL('../migrations', import.meta.url).pathname));
+    await migrateReferenceDatabase(direct);
     const orderIds = Array.from({ length: messages }, () => randomUUID());
     for (let start = 0; start < messages; start += SEED_CHUNK) {
       const chunk = orderIds.slice(start, start + SEED_CHUNK);

@@ -3,7 +3,7 @@ import type { ResolvedOptions } from '../options.js';
 import type { OutboxBatch } from '../outbox/outbox-batch.js';
 import type { RetryPolicy } from '../retry.js';
 import { applyRecord, rejectRecord } from './apply.js';
-import { isPermanentError } from './errors.js';
+import { inboxTableMissing, isPermanentError } from './errors.js';
 import { reportLateQuery } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 
@@ -16,7 +16,8 @@ function claimTarget<T, R>(options: ResolvedOptions<T, R>, prepared: PreparedRec
 /**
  * Takes one record through the design's rule: key and parse (a failure rejects), then one
  * transaction or one guarded statement that claims and applies, then duplicate, collision,
- * rejected (PermanentError) or failed. Never throws: every path ends in a result.
+ * rejected (PermanentError) or failed; a failure because the inbox table is missing carries
+ * `InboxTableMissingError`. Never throws: every path ends in a result.
  *
  * @example
  * ```ts
@@ -29,6 +30,17 @@ export async function processRecord<T, R>(
   defaultParse: (record: R) => unknown,
   policy: RetryPolicy,
   outbox?: OutboxBatch,
+): Promise<RecordResult> {
+  const result = await settleRecord(prepared, options, defaultParse, policy, outbox);
+  return result.kind === 'failed' ? { kind: 'failed', error: inboxTableMissing(result.error) ?? result.error } : result;
+}
+
+async function settleRecord<T, R>(
+  prepared: PreparedRecord<R>,
+  options: ResolvedOptions<T, R>,
+  defaultParse: (record: R) => unknown,
+  policy: RetryPolicy,
+  outbox: OutboxBatch | undefined,
 ): Promise<RecordResult> {
   if (!prepared.key.ok) return rejectRecord(options.db, claimTarget(options, prepared, prepared.rejectKey), prepared.key.error, policy);
   const target = claimTarget(options, prepared, prepared.key.key);
