@@ -1,8 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { resolveOptions, type InboxOptions } from '../options.js';
-import { batchMiddleware } from '../pipeline/batch-middleware.js';
-import { runSqsBatch } from './process-batch.js';
+import { runSqsBatch } from '../sqs/process-sqs-batch.js';
+import { batchMiddleware } from './batch-middleware.js';
 
 /**
  * The inbox as a middy 6 middleware for an SQS event source: it processes the batch in `before` and
