@@ -17,7 +17,7 @@ export type { OutboxMessage } from './outbox/outbox-message.js';
 export type { OutboxContext, OutboxDispatchReport, OutboxOptions, StatementOutboxOptions } from './outbox/outbox-options.js';
 export { isRedelivered, OutcomeKind } from './outcome.js';
 export type { Outcome } from './outcome.js';
-export { ClaimVanishedError, DeadlineError, FifoSkipError, InvalidEventError, InvalidKeyError, MissingKeyAttributeError, PermanentError } from './pipeline/errors.js';
+export { ClaimVanishedError, DeadlineError, LaneBlockedError, InvalidEventError, InvalidKeyError, MissingKeyAttributeError, PermanentError } from './pipeline/errors.js';
 export type { KeyFallback } from './pipeline/record-source.js';
 export { SqlTemplateError } from './sql/errors.js';
 export { SqlState, sqlStateOf } from './sql/sql-state.js';

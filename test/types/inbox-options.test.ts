@@ -7,6 +7,7 @@ import {
   type KafkaInboxOptions,
   type KafkaRecord,
   type MessageContext,
+  type Outcome,
   type StatementContext,
   type StatementModeOptions,
   type TransactionModeOptions,
@@ -59,5 +60,20 @@ describe('InboxOptions is handle or statement, never both, never neither', () =>
     // @ts-expect-error the handler's message is an Order, not a string
     const wrongMessage: InboxOptions<Order> = { consumer: 'c', db, handle: async (order: string) => { void order; } };
     expectTypeOf(wrongMessage).not.toBeNever();
+  });
+});
+
+describe('ordered lanes are named once, for FIFO groups and Kafka partitions alike', () => {
+  it("takes laneFailure: 'lane' or 'batch' on both sources", () => {
+    expectTypeOf<InboxOptions<Order>['laneFailure']>().toEqualTypeOf<'lane' | 'batch' | undefined>();
+    expectTypeOf<KafkaInboxOptions<Order>['laneFailure']>().toEqualTypeOf<'lane' | 'batch' | undefined>();
+    // @ts-expect-error 'group' is an SQS word; the lane is the shared one
+    const group: InboxOptions<Order> = { consumer: 'c', db, statement, laneFailure: 'group' };
+    expectTypeOf(group).not.toBeNever();
+  });
+
+  it('gives an outcome its lane, not a groupId', () => {
+    expectTypeOf<Outcome['lane']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Outcome>().not.toHaveProperty('groupId');
   });
 });
