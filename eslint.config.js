@@ -14,7 +14,7 @@ const libLayers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'dist/', 'test/fixtures/consumer-project/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'dist/', 'test/fixtures/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

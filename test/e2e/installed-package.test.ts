@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/consumer-project', import.meta.url));
+const WITHOUT_MIDDY = fileURLToPath(new URL('../fixtures/without-middy', import.meta.url));
 const STEP_TIMEOUT_MS = 240_000;
 
 /** The versions this repository installed, so the scratch install takes them from npm's cache. */
@@ -41,6 +42,16 @@ describe('the package as a consumer installs it (npm pack, then a project of its
     tarball = path.join(scratch, packed[0]!.filename);
     const project = path.join(scratch, 'project');
     await cp(FIXTURE, project, { recursive: true });
+    // A second project with the package and TypeScript only: no @middy/core (an optional peer).
+    const bare = path.join(scratch, 'without-middy');
+    await cp(WITHOUT_MIDDY, bare, { recursive: true });
+    await writeFile(path.join(bare, 'package.json'), JSON.stringify({
+      name: 'without-middy-check',
+      private: true,
+      type: 'module',
+      dependencies: { 'sqs-inbox': `file:${tarball}` },
+      devDependencies: { typescript: await installed('typescript'), '@types/node': await installed('@types/node') },
+    }, null, 2));
     await writeFile(path.join(project, 'package.json'), JSON.stringify({
       name: 'installed-package-check',
       private: true,
@@ -58,7 +69,8 @@ describe('the package as a consumer installs it (npm pack, then a project of its
         esbuild: await installed('esbuild'),
       },
     }, null, 2));
-    await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project);
+    const install = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+    await Promise.all([sh('npm', install, project), sh('npm', install, bare)]);
   }, 2 * STEP_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -66,6 +78,7 @@ describe('the package as a consumer installs it (npm pack, then a project of its
   });
 
   const project = () => path.join(scratch, 'project');
+  const withoutMiddy = () => path.join(scratch, 'without-middy');
 
   it('packs the build and the kit migration, and no test, source or example code', async () => {
     const files = (await sh('tar', ['-tzf', tarball], ROOT)).trim().split('\n').map((file) => file.replace(/^package\//, ''));
@@ -78,6 +91,15 @@ describe('the package as a consumer installs it (npm pack, then a project of its
   it('typechecks a handler, a stack and a test run written against the public entry points only', async () => {
     await sh('npx', ['tsc', '-p', 'tsconfig.json'], project());
     expect((await readdir(path.join(project(), 'out'))).sort()).toEqual(['handler.js', 'run.js', 'stack.js']);
+  }, STEP_TIMEOUT_MS);
+
+  it('typechecks a processBatch-only handler, the kit\'s declarations included (skipLibCheck: false), in a project without @middy/core', async () => {
+    await expect(stat(path.join(withoutMiddy(), 'node_modules', '@middy', 'core'))).rejects.toThrow(/ENOENT/);
+    await sh('npx', ['tsc', '-p', 'tsconfig.json'], withoutMiddy());
+  }, STEP_TIMEOUT_MS);
+
+  it('needs @middy/core for sqs-inbox/middleware alone: there, without it, its declarations do not resolve', async () => {
+    await expect(sh('npx', ['tsc', '-p', 'tsconfig.middleware.json'], withoutMiddy())).rejects.toThrow(/error TS2307: Cannot find module '@middy\/core'/);
   }, STEP_TIMEOUT_MS);
 
   it('synthesizes the stack, bundling the handler from the installed package without pg or the AWS SDK', async () => {

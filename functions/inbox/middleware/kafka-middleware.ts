@@ -13,8 +13,9 @@ import { batchMiddleware } from './batch-middleware.js';
  * @example
  * ```ts
  * import middy from '@middy/core';
- * import { kafkaInbox, sql } from 'sqs-inbox';
+ * import { sql } from 'sqs-inbox';
  * import { dataApiDatabaseFromEnv } from 'sqs-inbox/data-api';
+ * import { kafkaInbox } from 'sqs-inbox/middleware';
  *
  * export const handler = middy().use(kafkaInbox<{ orderId: string }>({
  *   consumer: 'ship-orders',

@@ -17,8 +17,9 @@ import { batchMiddleware } from './batch-middleware.js';
  * import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
  * import { Metrics } from '@aws-lambda-powertools/metrics';
  * import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
- * import { inbox, sql } from 'sqs-inbox';
+ * import { sql } from 'sqs-inbox';
  * import { dataApiDatabaseFromEnv } from 'sqs-inbox/data-api';
+ * import { inbox } from 'sqs-inbox/middleware';
  *
  * const logger = new Logger();
  * const metrics = new Metrics({ namespace: 'orders' });
