@@ -4,10 +4,12 @@ export { classifyExisting, claimStatement, existingClaimStatement, guardedStatem
 export type { ClaimTarget } from './claim/claim.js';
 export { payloadHash } from './claim/payload-hash.js';
 export { migrationChecksum } from './migrations/checksum.js';
+export type { QueryResult } from './database/database.js';
 export { DEFAULTS } from './options.js';
 export { uuidv7 } from './producer/uuid-v7.js';
 export { backoffDelay, retry, sleep } from './retry.js';
 export type { Backoff, RetryPolicy } from './retry.js';
+export { sqlStateOf } from './sql/sql-state.js';
 export { codeSpans, splitStatements } from './sql/sql-text.js';
 export type { CodeSpan } from './sql/sql-text.js';
 export { toPgQuery } from './sql/sql.js';

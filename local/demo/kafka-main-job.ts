@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
+import { processKafkaBatch, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import type { KafkaRecord } from '../../functions/inbox/kafka/index.js';
 import { withDefaults } from '../../functions/inbox/internal.js';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';

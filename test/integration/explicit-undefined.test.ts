@@ -10,7 +10,8 @@ import {
   type ResumeRetry,
   type ResumeWait,
 } from '../../functions/inbox/data-api/index.js';
-import { processBatch, processKafkaBatch, sql, type InboxCommonOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
+import { processBatch, processKafkaBatch, sql, type InboxCommonOptions, type Outcome } from '../../functions/inbox/index.js';
+import type { KafkaRecord } from '../../functions/inbox/kafka/index.js';
 import { resumeRetryOf } from '../../functions/inbox/data-api/options.js';
 import { resolveOptions } from '../../functions/inbox/options.js';
 import { pgDatabase, type PgDatabaseOptions } from '../../functions/inbox/pg/index.js';

@@ -5,13 +5,13 @@ import {
   type Database,
   type InboxOptions,
   type KafkaInboxOptions,
-  type KafkaRecord,
   type MessageContext,
   type Outcome,
   type StatementContext,
   type StatementModeOptions,
   type TransactionModeOptions,
 } from '../../functions/inbox/index.js';
+import type { KafkaRecord } from '../../functions/inbox/kafka/index.js';
 
 // These are checked by `npm run typecheck` (tsc covers test/): a `@ts-expect-error` whose line
 // compiles is itself an error, so each refusal below is pinned. The `it`s only name them.
