@@ -23,7 +23,6 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { processKafkaBatch, sql, type Database, type KafkaInboxOptions } from '../functions/inbox/index.js';
 import type { KafkaEvent } from '../functions/inbox/kafka/index.js';
-import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { startPostgres } from '../local/postgres.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
@@ -34,6 +33,7 @@ import { shipStatement, type Ship } from '../test/support/kafka-inbox.js';
 import { kafkaEvent, kafkaRecord } from '../test/support/kafka-events.js';
 import { lambdaContext } from '../test/support/sqs-events.js';
 import { startDataApiProcess } from './data-api-process.js';
+import { migrateReferenceDatabase } from '../local/demo/reference-database.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,7 +61,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const server = await startPostgres();
 const scratch = await createScratchDatabase(server.url, 'bench_kafka');
 const setupDb = pgDatabase({ connectionString: scratch.url, max: 2 });
-await migrate(setupDb, await readMigrations(new URL('../migrations', import.meta.url).pathname));
+await migrateReferenceDatabase(setupDb);
 const orderIds = Array.from({ length: RECORDS }, () => randomUUID());
 await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
 await setupDb.close();

@@ -1,4 +1,4 @@
-export { LOCAL_DATA_API_TARGET, localDataApiClient, localDataApiDatabase, startDataApi } from './data-api/index.js';
+export { LOCAL_DATA_API_TARGET, localDataApiClient, localDataApiDatabase, localDataApiEnvironment, startDataApi } from './data-api/index.js';
 export type { DataApiCredentials, DataApiSecrets, DataApiSecretSource, DataApiStats, Latency, RunningDataApi, StartDataApiOptions } from './data-api/index.js';
 export { batchResult, lambdaContext, startEventSource } from './event-source/index.js';
 export type {

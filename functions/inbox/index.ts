@@ -20,5 +20,7 @@ export type { OutboxContext } from './outbox/outbox-options.js';
 export { OutcomeKind } from './outcome.js';
 export type { Outcome } from './outcome.js';
 export { InboxConfigError, InboxError } from './errors.js';
-export { DeadlineError, InvalidEventError, InvalidKeyError, LaneBlockedError, MissingKeyAttributeError, PermanentError } from './pipeline/errors.js';
+export {
+  DeadlineError, InboxTableMissingError, InvalidEventError, InvalidKeyError, LaneBlockedError, MissingKeyAttributeError, PermanentError,
+} from './pipeline/errors.js';
 export { DatabaseQueryError } from './database/errors.js';

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { processKafkaBatch, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
 import type { KafkaRecord } from '../../functions/inbox/kafka/index.js';
 import { withDefaults } from '../../functions/inbox/internal.js';
-import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../data-api/index.js';
@@ -13,6 +11,7 @@ import { ProduceAckLostError } from '../kafka/kafka-errors.js';
 import { startKafkaEventSource, type RunningKafkaEventSource } from '../kafka/kafka-event-source.js';
 import { KafkaLog, type LogRecord } from '../kafka/kafka-log.js';
 import { settle, type Accounts } from './accounts.js';
+import { migrateReferenceDatabase } from './reference-database.js';
 import type { CrashPoint } from './crashing-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
 import { releaseAll, runDatabase } from './main-job.js';
@@ -184,7 +183,6 @@ export const KAFKA_MAIN_JOB_DEFAULTS = {
 
 const TOPIC = 'orders';
 const PRODUCE_ATTEMPTS = 10;
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 type Settings = Required<Omit<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>;
 
@@ -312,7 +310,7 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
     const api = dataApi;
     const adminClient = localDataApiClient(api.endpoint);
     try {
-      await migrate(localDataApiDatabase(adminClient, databaseName), await readMigrations(MIGRATIONS_DIR));
+      await migrateReferenceDatabase(localDataApiDatabase(adminClient, databaseName));
     } finally {
       adminClient.destroy();
     }

@@ -5,6 +5,28 @@ import ts from 'typescript';
 import { entryPoints } from './public-names.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const README = path.join(ROOT, 'README.md');
+
+// `<!-- snippet: path/in/the/project -->` on its own line, then a fenced block.
+const SNIPPET = /^<!-- snippet: (\S+) -->\n```[a-z]*\n([\s\S]*?)\n```$/gm;
+
+/**
+ * The code blocks of README.md marked `<!-- snippet: <path> -->`, by the path of the file each one
+ * is in a project of the reader's, so a test can build that project from the README itself.
+ *
+ * @example
+ * ```ts
+ * for (const [file, text] of readmeSnippets()) await writeFile(path.join(project, file), text);
+ * ```
+ */
+export function readmeSnippets(text: string = readFileSync(README, 'utf8')): Map<string, string> {
+  const snippets = new Map<string, string>();
+  for (const [, file, code] of text.matchAll(SNIPPET)) {
+    if (snippets.has(file!)) throw new Error(`README.md marks two snippets as ${file}: give each file one.`);
+    snippets.set(file!, `${code}\n`);
+  }
+  return snippets;
+}
 
 /** One ```ts block of a Markdown file, with the context a fragment is written in. */
 export interface Snippet {
@@ -16,9 +38,11 @@ export interface Snippet {
 }
 
 const CONTEXT = /^<!-- snippet context: (.*) -->$/;
+const PROJECT_FILE = /^<!-- snippet: (\S+) -->$/;
 
 /**
- * The TypeScript blocks of a Markdown file. A fragment (one that uses a `db` or an import it does
+ * The TypeScript blocks of a Markdown file that are no file of a reader's project (those, marked
+ * `<!-- snippet: <path> -->`, are built into one and checked there: `readmeSnippets`). A fragment (one that uses a `db` or an import it does
  * not show) says what it leans on in an HTML comment right above its fence, which the rendered
  * page does not show: `<!-- snippet context: import { inbox } from 'sqs-inbox/middleware'; declare const db: Database; -->`.
  *
@@ -34,6 +58,10 @@ export function snippetsOf(markdown: string): Snippet[] {
     if (lines[index]!.trim() !== '```ts') continue;
     const end = lines.findIndex((line, at) => at > index && line.trim() === '```');
     if (end < 0) throw new Error(`the ts block at line ${index + 1} is not closed`);
+    if (PROJECT_FILE.test(lines[index - 1]?.trim() ?? '')) {
+      index = end;
+      continue;
+    }
     const context = CONTEXT.exec(lines[index - 1]?.trim() ?? '')?.[1] ?? '';
     snippets.push({ line: index + 2, context, code: lines.slice(index + 1, end).join('\n') });
     index = end;
