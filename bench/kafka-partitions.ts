@@ -21,7 +21,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { processKafkaBatch, sql, type Database, type KafkaEvent, type KafkaInboxOptions } from '../functions/inbox/index.js';
+import { processKafkaBatch, sql, type Database, type KafkaInboxOptions } from '../functions/inbox/index.js';
+import type { KafkaEvent } from '../functions/inbox/kafka/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { startPostgres } from '../local/postgres.js';
 import { createScratchDatabase } from '../local/scratch-database.js';

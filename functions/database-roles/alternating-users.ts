@@ -1,4 +1,4 @@
-import { ROLE_TWIN_SUFFIX } from '../inbox/index.js';
+import { ROLE_TWIN_SUFFIX } from '../inbox/contract.js';
 import { RoleSecretError } from './role-secret-error.js';
 
 /**

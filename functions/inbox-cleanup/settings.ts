@@ -1,4 +1,5 @@
-import { INBOX_ENV, InboxConfigError } from '../inbox/index.js';
+import { InboxConfigError } from '../inbox/index.js';
+import { INBOX_ENV } from '../inbox/contract.js';
 
 const DAY_MS = 86_400_000;
 

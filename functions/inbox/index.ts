@@ -1,8 +1,8 @@
-export type { Database, QueryResult, Row, Transaction } from './database/database.js';
-export { DatabaseQueryError, TransactionEndedError, UnawaitedQueryError } from './database/errors.js';
-export { DATABASE_ROLE_ACCESS, INBOX_ENV, ROLE_TWIN_SUFFIX } from './contract.js';
-export type { DatabaseRoleAccess } from './contract.js';
-export { InboxConfigError, InboxError } from './errors.js';
+// The root entry point: what a handler author writes. The rest lives on the entry point of its part
+// (sqs-inbox/middleware, /kafka, /outbox, /data-api, /pg, /migrations, /cleanup, /producer).
+export { processBatch } from './sqs/process-sqs-batch.js';
+export { processKafkaBatch } from './kafka/process-kafka-batch.js';
+export type { KafkaInboxOptions } from './kafka/process-kafka-batch.js';
 export type {
   InboxCommonOptions,
   InboxLogger,
@@ -13,23 +13,14 @@ export type {
   StatementModeOptions,
   TransactionModeOptions,
 } from './options.js';
-export { OutboxMessageRefusedError, OutboxTargetError } from './outbox/errors.js';
+export { sql, SqlStatement } from './sql/sql.js';
+export type { Database, Transaction } from './database/database.js';
 export type { OutboxMessage } from './outbox/outbox-message.js';
-export type { OutboxContext, OutboxDispatchReport, OutboxOptions, StatementOutboxOptions } from './outbox/outbox-options.js';
-export { isRedelivered, OutcomeKind } from './outcome.js';
+export type { OutboxContext } from './outbox/outbox-options.js';
+export { OutcomeKind } from './outcome.js';
 export type { Outcome } from './outcome.js';
+export { InboxConfigError, InboxError } from './errors.js';
 export {
-  ClaimVanishedError, DeadlineError, FifoSkipError, InboxTableMissingError, InvalidEventError, InvalidKeyError, MissingKeyAttributeError, PermanentError,
+  DeadlineError, InboxTableMissingError, InvalidEventError, InvalidKeyError, LaneBlockedError, MissingKeyAttributeError, PermanentError,
 } from './pipeline/errors.js';
-export type { KeyFallback } from './pipeline/record-source.js';
-export { SqlTemplateError } from './sql/errors.js';
-export { SqlState, sqlStateOf } from './sql/sql-state.js';
-export { sql, SqlStatement, TypedValue } from './sql/sql.js';
-export type { SqlValue, TypeHint } from './sql/sql.js';
-export { inbox } from './sqs/middleware.js';
-export { processBatch } from './sqs/process-batch.js';
-export { kafkaHeader, kafkaPartitionOf, kafkaValue } from './kafka/kafka-event.js';
-export type { KafkaBatchResponse, KafkaEvent, KafkaItemIdentifier, KafkaRecord } from './kafka/kafka-event.js';
-export { kafkaInbox } from './kafka/kafka-middleware.js';
-export { processKafkaBatch } from './kafka/process-kafka-batch.js';
-export type { KafkaInboxOptions } from './kafka/process-kafka-batch.js';
+export { DatabaseQueryError } from './database/errors.js';

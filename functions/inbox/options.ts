@@ -90,11 +90,12 @@ export interface InboxCommonOptions<T, R = SQSRecord> {
    */
   readonly concurrency?: number;
   /**
-   * What a failure in an ordered lane skips: the rest of its lane (FIFO group, Kafka partition), or
-   * the rest of the batch.
-   * @default 'group'
+   * What a failure in an ordered lane (a FIFO message group, a Kafka partition) holds back: the rest
+   * of its lane, or every ordered record of the batch not yet started. Unordered records (a
+   * standard queue) are never held back.
+   * @default 'lane'
    */
-  readonly fifoFailure?: 'group' | 'batch';
+  readonly laneFailure?: 'lane' | 'batch';
   /**
    * How long a claim or effect waits on a row lock before the message fails.
    * @default 5000
@@ -169,7 +170,7 @@ export type InboxOptions<T, R = SQSRecord> = TransactionModeOptions<T, R> | Stat
 /** The defaults of every optional option, in one place. */
 export const DEFAULTS = {
   concurrency: 10,
-  fifoFailure: 'group',
+  laneFailure: 'lane',
   lockTimeoutMs: TIME_DEFAULTS.lockTimeoutMs,
   deadlineMarginMs: TIME_DEFAULTS.deadlineMarginMs,
   maxRetries: 3,
@@ -192,7 +193,7 @@ export interface ResolvedOptions<T, R> {
   readonly key: ((record: R) => string) | undefined;
   readonly requireKeyAttribute: boolean;
   readonly concurrency: number;
-  readonly fifoFailure: 'group' | 'batch';
+  readonly laneFailure: 'lane' | 'batch';
   readonly lockTimeoutMs: number;
   readonly deadlineMarginMs: number;
   readonly maxRetries: number;
@@ -249,7 +250,7 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
     key: optionalFunction('key', options.key),
     requireKeyAttribute: options.requireKeyAttribute ?? process.env[INBOX_ENV.requireKeyAttribute] === 'true',
     concurrency: options.concurrency ?? DEFAULTS.concurrency,
-    fifoFailure: options.fifoFailure ?? DEFAULTS.fifoFailure,
+    laneFailure: options.laneFailure ?? DEFAULTS.laneFailure,
     lockTimeoutMs: options.lockTimeoutMs ?? DEFAULTS.lockTimeoutMs,
     deadlineMarginMs: options.deadlineMarginMs ?? DEFAULTS.deadlineMarginMs,
     maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
@@ -271,8 +272,8 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
   requireInteger('lockTimeoutMs', resolved.lockTimeoutMs, 1, 60_000);
   requireInteger('deadlineMarginMs', resolved.deadlineMarginMs, 0, 900_000);
   requireInteger('maxRetries', resolved.maxRetries, 0, 10);
-  if (resolved.fifoFailure !== 'group' && resolved.fifoFailure !== 'batch') {
-    throw new InboxConfigError(`fifoFailure must be 'group' or 'batch', but "${String(resolved.fifoFailure)}" was given.`);
+  if (resolved.laneFailure !== 'lane' && resolved.laneFailure !== 'batch') {
+    throw new InboxConfigError(`laneFailure must be 'lane' or 'batch', but "${String(resolved.laneFailure)}" was given.`);
   }
   return resolved;
 }

@@ -24,8 +24,8 @@ export interface Outcome {
    * would not be seen as a duplicate.
    */
   keyFallback?: KeyFallback;
-  /** The FIFO message group, or the Kafka `<topic>-<partition>`. */
-  groupId?: string;
+  /** The ordered lane the record ran in: its FIFO message group, or its Kafka `<topic>-<partition>`; absent when unordered. */
+  lane?: string;
   error?: unknown;
   durationMs: number;
 }

@@ -1,5 +1,5 @@
 import { twinOf, type RoleSecret } from '../database-roles/index.js';
-import { DATABASE_ROLE_ACCESS, INBOX_ENV, type DatabaseRoleAccess } from '../inbox/index.js';
+import { DATABASE_ROLE_ACCESS, INBOX_ENV, type DatabaseRoleAccess } from '../inbox/contract.js';
 import { DatabaseRoleError, type InboxRole } from '../inbox/migrations/index.js';
 
 /** A role the migrate function makes and grants the kit's tables for its `access`, with the secret whose password it gets. */

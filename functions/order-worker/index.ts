@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import { inbox, kafkaInbox } from '../inbox/index.js';
+import { inbox, kafkaInbox } from '../inbox/middleware/index.js';
 import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
 import { kafkaRecordPaymentOptions, recordPaymentOptions } from './record-payment.js';
 import { kafkaShipOrderOptions, shipOrderOptions } from './ship-order.js';

@@ -1,6 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { kafkaValue, PermanentError, sql, type Database, type InboxCommonOptions, type KafkaRecord, type Transaction, type TransactionModeOptions } from '../inbox/index.js';
+import { PermanentError, sql, type Database, type InboxCommonOptions, type Transaction, type TransactionModeOptions } from '../inbox/index.js';
+import { kafkaValue, type KafkaRecord } from '../inbox/kafka/index.js';
 
 /** A payment received for an order. */
 export const RecordPayment = z.object({

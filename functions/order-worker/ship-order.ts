@@ -1,6 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { kafkaValue, sql, type Database, type InboxCommonOptions, type KafkaRecord, type SqlStatement, type StatementModeOptions } from '../inbox/index.js';
+import { sql, type Database, type InboxCommonOptions, type SqlStatement, type StatementModeOptions } from '../inbox/index.js';
+import { kafkaValue, type KafkaRecord } from '../inbox/kafka/index.js';
 
 /** A request to ship one order. */
 export const ShipOrder = z.object({

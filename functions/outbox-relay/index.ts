@@ -2,7 +2,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
-import { INBOX_ENV, InboxConfigError, type Database } from '../inbox/index.js';
+import { InboxConfigError, type Database } from '../inbox/index.js';
+import { INBOX_ENV } from '../inbox/contract.js';
 import { outboxTargetsFromEnv, relayOutbox, type Publisher, type RelayReport } from '../inbox/outbox/index.js';
 
 const logger = new Logger();

@@ -1,5 +1,5 @@
 import { twinOf } from '../database-roles/index.js';
-import { INBOX_ENV } from '../inbox/index.js';
+import { INBOX_ENV } from '../inbox/contract.js';
 import { RotationConfigError } from './errors.js';
 
 /** What the function is deployed for: one role's secret on one database. */

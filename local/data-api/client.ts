@@ -1,5 +1,6 @@
 import { RDSDataClient, type RDSDataClientConfig } from '@aws-sdk/client-rds-data';
-import { INBOX_ENV, type Database } from '../../functions/inbox/index.js';
+import type { Database } from '../../functions/inbox/index.js';
+import { INBOX_ENV } from '../../functions/inbox/internal.js';
 import { dataApiDatabase, type DataApiDatabaseOptions } from '../../functions/inbox/data-api/index.js';
 
 /** ARNs for calls to the emulator: it serves whatever cluster and secret it is asked for. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
+import { processKafkaBatch, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import type { KafkaRecord } from '../../functions/inbox/kafka/index.js';
 import { withDefaults } from '../../functions/inbox/internal.js';
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../../functions/order-worker/ship-order.js';

@@ -1,8 +1,8 @@
-import type { KafkaEvent, KafkaRecord as KafkaEventRecord } from '../../functions/inbox/index.js';
+import type { KafkaEvent, KafkaRecord as KafkaEventRecord } from '../../functions/inbox/kafka/index.js';
 import type { LogRecord } from './kafka-log.js';
 
 // The event's shapes are the kit's own (functions/inbox/kafka), so the stand-in and the runtime agree.
-export type { KafkaBatchResponse, KafkaEvent, KafkaItemIdentifier, KafkaRecord as KafkaEventRecord } from '../../functions/inbox/index.js';
+export type { KafkaBatchResponse, KafkaEvent, KafkaItemIdentifier, KafkaRecord as KafkaEventRecord } from '../../functions/inbox/kafka/index.js';
 
 /** Which Kafka event source the events come from. */
 export interface KafkaEventOrigin {

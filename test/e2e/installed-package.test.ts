@@ -10,6 +10,7 @@ import { readmeSnippets } from '../support/readme-snippets.js';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/consumer-project', import.meta.url));
+const WITHOUT_MIDDY = fileURLToPath(new URL('../fixtures/without-middy', import.meta.url));
 const STEP_TIMEOUT_MS = 240_000;
 /** The files of a package user's project that README.md holds, each under its own heading. */
 const README_FILES = ['lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts'];
@@ -40,6 +41,7 @@ describe('the package as a user installs it: a project of its own, outside the r
   let scratch: string;
   let tarball: string;
   const project = () => path.join(scratch, 'project');
+  const withoutMiddy = () => path.join(scratch, 'without-middy');
 
   beforeAll(async () => {
     scratch = await mkdtemp(path.join(os.tmpdir(), 'sqs-inbox-consumer-'));
@@ -50,6 +52,15 @@ describe('the package as a user installs it: a project of its own, outside the r
       await mkdir(path.dirname(path.join(project(), file)), { recursive: true });
       await writeFile(path.join(project(), file), text);
     }
+    // A second project with the package and TypeScript only: no @middy/core (an optional peer).
+    await cp(WITHOUT_MIDDY, withoutMiddy(), { recursive: true });
+    await writeFile(path.join(withoutMiddy(), 'package.json'), JSON.stringify({
+      name: 'without-middy-check',
+      private: true,
+      type: 'module',
+      dependencies: { 'sqs-inbox': `file:${tarball}` },
+      devDependencies: { typescript: await installed('typescript'), '@types/node': await installed('@types/node') },
+    }, null, 2));
     await writeFile(path.join(project(), 'package.json'), JSON.stringify({
       name: 'installed-package-check',
       private: true,
@@ -68,7 +79,8 @@ describe('the package as a user installs it: a project of its own, outside the r
         vitest: await installed('vitest'),
       },
     }, null, 2));
-    await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project());
+    const install = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+    await Promise.all([sh('npm', install, project()), sh('npm', install, withoutMiddy())]);
   }, 2 * STEP_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -80,7 +92,7 @@ describe('the package as a user installs it: a project of its own, outside the r
     expect(files).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
       'dist/functions/inbox/migrations/sql/0001_consumed_message.sql', 'dist/functions/inbox/migrations/sql/0002_role_password.sql',
-      'dist/functions/inbox/migrations/sql/0003_outbox_message.sql', 'dist/functions/inbox/outbox/index.js',
+      'dist/functions/inbox/migrations/sql/0003_outbox_message.sql', 'dist/functions/inbox/outbox/index.js', 'dist/functions/inbox/middleware/index.js', 'dist/functions/inbox/kafka/index.js',
       'dist/functions/migrate/index.js', 'dist/functions/inbox-cleanup/index.js', 'dist/functions/role-rotation/index.js', 'dist/lib/database/inbox-database.js',
     ]));
     expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md'].includes(file))).toEqual([]);
@@ -97,6 +109,15 @@ describe('the package as a user installs it: a project of its own, outside the r
     await sh('npx', ['tsc', '-p', 'tsconfig.json'], project());
     const out = (await readdir(path.join(project(), 'out'), { recursive: true })).filter((file) => file.endsWith('.js')).sort();
     expect(out).toEqual(['lib/shop-stack.js', 'public-types.js', 'src/ship-orders.js', 'test/ship-orders.test.js']);
+  }, STEP_TIMEOUT_MS);
+
+  it('typechecks a processBatch-only handler (and a processKafkaBatch one), the kit\'s declarations included (skipLibCheck: false), in a project without @middy/core', async () => {
+    await expect(stat(path.join(withoutMiddy(), 'node_modules', '@middy', 'core'))).rejects.toThrow(/ENOENT/);
+    await sh('npx', ['tsc', '-p', 'tsconfig.json'], withoutMiddy());
+  }, STEP_TIMEOUT_MS);
+
+  it('needs @middy/core for sqs-inbox/middleware alone: there, without it, its declarations do not resolve', async () => {
+    await expect(sh('npx', ['tsc', '-p', 'tsconfig.middleware.json'], withoutMiddy())).rejects.toThrow(/error TS2307: Cannot find module '@middy\/core'/);
   }, STEP_TIMEOUT_MS);
 
   describe('its stack, synthesized with bundling', () => {

@@ -1,7 +1,8 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inbox, PermanentError, sql } from '../../functions/inbox/index.js';
+import { PermanentError, sql } from '../../functions/inbox/index.js';
+import { inbox } from '../../functions/inbox/middleware/index.js';
 import { sendMessages, type OutgoingMessage } from '../../functions/inbox/producer/index.js';
 import { drainQueue } from '../../local/demo/local-stack.js';
 import { consumeUntilDrained, openLocalStack, type TestStack } from '../support/local-stack.js';

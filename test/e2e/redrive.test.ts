@@ -2,7 +2,8 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand } from '@aws-sdk/cli
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { inbox, type Outcome } from '../../functions/inbox/index.js';
+import type { Outcome } from '../../functions/inbox/index.js';
+import { inbox } from '../../functions/inbox/middleware/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { redriveDeadLetters } from '../../local/sqs/index.js';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ExecuteStatementCommand } from '@aws-sdk/client-rds-data';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DatabaseQueryError, processBatch, sql, SqlState, sqlStateOf, TransactionEndedError, type Database, type Transaction } from '../../functions/inbox/index.js';
+import { DatabaseQueryError, processBatch, sql, type Database, type Transaction } from '../../functions/inbox/index.js';
+import { TransactionEndedError } from '../../functions/inbox/database/errors.js';
+import { SqlState, sqlStateOf } from '../../functions/inbox/sql/sql-state.js';
 import { DataApiResumingError, DataApiStatementTimeoutError } from '../../functions/inbox/data-api/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { isTransient } from '../../functions/inbox/pipeline/transient.js';

@@ -10,7 +10,8 @@ import {
   type ResumeRetry,
   type ResumeWait,
 } from '../../functions/inbox/data-api/index.js';
-import { processBatch, processKafkaBatch, sql, type InboxCommonOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
+import { processBatch, processKafkaBatch, sql, type InboxCommonOptions, type Outcome } from '../../functions/inbox/index.js';
+import type { KafkaRecord } from '../../functions/inbox/kafka/index.js';
 import { resumeRetryOf } from '../../functions/inbox/data-api/options.js';
 import { resolveOptions } from '../../functions/inbox/options.js';
 import { pgDatabase, type PgDatabaseOptions } from '../../functions/inbox/pg/index.js';
@@ -57,10 +58,10 @@ type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[
 type EveryOptionalUndefined<T> = { readonly [K in OptionalKeys<T>]-?: undefined };
 
 const commonUnset: EveryOptionalUndefined<InboxCommonOptions<unknown>> = {
-  parse: undefined, key: undefined, requireKeyAttribute: undefined, concurrency: undefined, fifoFailure: undefined,
+  parse: undefined, key: undefined, requireKeyAttribute: undefined, concurrency: undefined, laneFailure: undefined,
   lockTimeoutMs: undefined, deadlineMarginMs: undefined, maxRetries: undefined, onOutcome: undefined, logger: undefined, metrics: undefined,
 };
-const INBOX_DEFAULTS = { requireKeyAttribute: false, concurrency: 10, fifoFailure: 'group', lockTimeoutMs: 5000, deadlineMarginMs: 5000, maxRetries: 3 };
+const INBOX_DEFAULTS = { requireKeyAttribute: false, concurrency: 10, laneFailure: 'lane', lockTimeoutMs: 5000, deadlineMarginMs: 5000, maxRetries: 3 };
 
 const wait = (assertion: () => unknown) => vi.waitFor(assertion, { timeout: 10_000, interval: 10 });
 const ship = (orderId: string) => sql`UPDATE orders SET status = 'shipped', version = version + 1 WHERE order_id = ${sql.uuid(orderId)}`;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { processBatch, sql, type InboxCommonOptions, type Outcome, type TransactionModeOptions } from '../../functions/inbox/index.js';
+import { LaneBlockedError, processBatch, sql, type InboxCommonOptions, type Outcome, type TransactionModeOptions } from '../../functions/inbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { uniqueConsumer } from '../support/orders.js';
@@ -46,7 +46,7 @@ describe.each(drivers)('FIFO message groups on $name', (driver) => {
     });
   });
 
-  describe("fifoFailure: 'group' (the default)", () => {
+  describe("laneFailure: 'lane' (the default)", () => {
     it('skips the rest of the failed group and no other group', async () => {
       const consumer = uniqueConsumer('group');
       const outcomes: Outcome[] = [];
@@ -59,6 +59,11 @@ describe.each(drivers)('FIFO message groups on $name', (driver) => {
       expect(applied.sort()).toEqual(['a1', 'b1', 'b2', 'b3']);
       const byId = new Map(outcomes.map((o) => [o.messageId, o.kind]));
       expect(records.map((r) => byId.get(r.messageId))).toEqual(['processed', 'processed', 'failed', 'processed', 'skipped', 'skipped', 'processed']);
+      const skipped = outcomes.filter((o) => o.kind === 'skipped');
+      expect(skipped.map((o) => [o.lane, o.error instanceof LaneBlockedError, (o.error as Error).message])).toEqual([
+        ['a', true, 'Not attempted: an earlier message of this message group failed in this batch.'],
+        ['a', true, 'Not attempted: an earlier message of this message group failed in this batch.'],
+      ]);
     });
 
     it('resumes the group in order when SQS delivers the failed message and its followers again', async () => {
@@ -74,13 +79,13 @@ describe.each(drivers)('FIFO message groups on $name', (driver) => {
     });
   });
 
-  describe("fifoFailure: 'batch'", () => {
+  describe("laneFailure: 'batch'", () => {
     it('skips every record not yet started once any record fails', async () => {
       const consumer = uniqueConsumer('batch');
       const outcomes: Outcome[] = [];
       const records = [step('a', 1), step('a', 2, true), step('b', 1), step('c', 1)];
 
-      const response = await processBatch(sqsEvent(...records), lambdaContext(), logSteps(consumer, outcomes, { fifoFailure: 'batch', concurrency: 1 }));
+      const response = await processBatch(sqsEvent(...records), lambdaContext(), logSteps(consumer, outcomes, { laneFailure: 'batch', concurrency: 1 }));
 
       const byId = new Map(outcomes.map((o) => [o.messageId, o.kind]));
       expect(records.map((r) => byId.get(r.messageId))).toEqual(['processed', 'failed', 'skipped', 'skipped']);

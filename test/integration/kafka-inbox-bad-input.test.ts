@@ -1,6 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { InvalidEventError, processBatch, processKafkaBatch, type KafkaEvent, type Outcome } from '../../functions/inbox/index.js';
+import { InvalidEventError, processBatch, processKafkaBatch, type Outcome } from '../../functions/inbox/index.js';
+import type { KafkaEvent } from '../../functions/inbox/kafka/index.js';
 import type { KafkaEventRecord } from '../../local/kafka/index.js';
 import { countingDatabase } from '../support/counting-database.js';
 import { drivers } from '../support/drivers.js';

@@ -31,7 +31,7 @@ describe.each(drivers)('Kafka key collisions on $name', (driver) => {
       expect(await orderVersions(fx.pool, [first!, second!])).toEqual(new Map([[first, 1], [second, 0]]));
       expect(logger.error).toHaveBeenCalledTimes(1);
       expect(logger.error).toHaveBeenCalledWith(expect.stringMatching(/different body/), expect.objectContaining({
-        key: 'reused', outcome: 'collision', groupId: 'orders-0', messageId: `orders-0@${reuse.offset}`,
+        key: 'reused', outcome: 'collision', lane: 'orders-0', messageId: `orders-0@${reuse.offset}`,
       }));
       // The row keeps the first value's hash: the hash is of the value's bytes, not of the headers.
       expect((await inboxRows(fx.pool, consumer)).get('reused')?.payload_hash).toBe(payloadHash(Buffer.from(original.value, 'base64')));

@@ -102,7 +102,7 @@ describe.each(drivers)('Kafka consumer redelivery on $name', (driver) => {
       expect(ids.map((id) => versions.get(id))).toEqual(ids.map(() => 1));
       expect(kindsOf(records, outcomes.slice(0, 10))).toEqual(records.map(() => 'processed'));
       expect(kindsOf(records, outcomes.slice(10))).toEqual(records.map(() => 'duplicate'));
-      expect(outcomes.map((o) => o.groupId).slice(0, 10).sort()).toEqual(['orders-0', 'orders-0', 'orders-1', 'orders-1', 'orders-2', 'orders-2', 'orders-3', 'orders-3', 'orders-4', 'orders-4']);
+      expect(outcomes.map((o) => o.lane).slice(0, 10).sort()).toEqual(['orders-0', 'orders-0', 'orders-1', 'orders-1', 'orders-2', 'orders-2', 'orders-3', 'orders-3', 'orders-4', 'orders-4']);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FifoSkipError, PermanentError, processKafkaBatch, type KafkaInboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { LaneBlockedError, PermanentError, processKafkaBatch, type KafkaInboxOptions, type Outcome } from '../../functions/inbox/index.js';
 import type { KafkaEventRecord } from '../../local/kafka/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
@@ -57,10 +57,10 @@ describe.each(drivers)('Kafka handler failures on $name', (driver) => {
       ] });
       expect(await orderVersions(fx.pool, [failingId!, afterId!, otherId!])).toEqual(new Map([[failingId, 0], [afterId, 0], [otherId, 1]]));
       expect([...(await inboxRows(fx.pool, consumer)).keys()]).toEqual([offsetKey(other)]);
-      expect(outcomes[0]).toMatchObject({ kind: 'failed', messageId: `orders-eu-4@${failing.offset}`, groupId: 'orders-eu-4' });
+      expect(outcomes[0]).toMatchObject({ kind: 'failed', messageId: `orders-eu-4@${failing.offset}`, lane: 'orders-eu-4' });
       expect((outcomes[0]?.error as Error).message).toBe('downstream timeout');
       expect(outcomes[1]).toMatchObject({ kind: 'skipped', messageId: `orders-eu-4@${after.offset}` });
-      expect(outcomes[1]?.error).toBeInstanceOf(FifoSkipError);
+      expect(outcomes[1]?.error).toBeInstanceOf(LaneBlockedError);
       expect((outcomes[1]?.error as Error).message).toBe('Not attempted: an earlier message of this partition failed in this batch.');
 
       const resumed = await processKafkaBatch(kafkaEvent([redelivered(failing), redelivered(after)]), lambdaContext(), options);

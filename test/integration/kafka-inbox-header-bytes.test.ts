@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kafkaHeader, processKafkaBatch, type Outcome } from '../../functions/inbox/index.js';
+import { processKafkaBatch, type Outcome } from '../../functions/inbox/index.js';
+import { kafkaHeader } from '../../functions/inbox/kafka/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { kafkaEvent, kafkaRecord } from '../support/kafka-events.js';

@@ -4,7 +4,9 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InboxConfigError, InvalidEventError, kafkaInbox, type KafkaEvent, type KafkaInboxOptions } from '../../functions/inbox/index.js';
+import { InboxConfigError, InvalidEventError, type KafkaInboxOptions } from '../../functions/inbox/index.js';
+import type { KafkaEvent } from '../../functions/inbox/kafka/index.js';
+import { kafkaInbox } from '../../functions/inbox/middleware/index.js';
 import { countingDatabase } from '../support/counting-database.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
@@ -50,8 +52,8 @@ describe.each(drivers)('the Kafka middy middleware with Powertools on $name', (d
     const duplicate = records.find((line) => line.outcome === 'duplicate');
     expect(processed).toMatchObject({ key: 'kmw-1', level: 'INFO', function_request_id: context.awsRequestId });
     expect([processed?.messageId, duplicate?.messageId].sort()).toEqual([kafkaMessageId(ok), kafkaMessageId(dup)].sort());
-    expect(processed?.groupId).toBe(String(processed?.messageId).split('@')[0]);
-    expect(records.find((line) => line.outcome === 'failed')).toMatchObject({ level: 'WARN', messageId: kafkaMessageId(broken), groupId: 'orders-2' });
+    expect(processed?.lane).toBe(String(processed?.messageId).split('@')[0]);
+    expect(records.find((line) => line.outcome === 'failed')).toMatchObject({ level: 'WARN', messageId: kafkaMessageId(broken), lane: 'orders-2' });
     expect(records.find((line) => line.outcome === 'skipped')).toMatchObject({ level: 'WARN', messageId: kafkaMessageId(later) });
   });
 
@@ -83,6 +85,6 @@ describe.each(drivers)('the Kafka middy middleware with Powertools on $name', (d
   it('refuses bad options when it is made, not per record', () => {
     expect(() => kafkaInbox({ consumer: 'x', db: fx.db } as KafkaInboxOptions<unknown>)).toThrow(InboxConfigError);
     expect(() => kafkaInbox({ consumer: 'x', db: fx.db, handle: async () => undefined, concurrency: 0 })).toThrow(/concurrency must be a whole number from 1 to 1000, but 0 was given/);
-    expect(() => kafkaInbox({ consumer: 'x', db: fx.db, handle: async () => undefined, fifoFailure: 'partition' as 'group' })).toThrow(/fifoFailure must be 'group' or 'batch'/);
+    expect(() => kafkaInbox({ consumer: 'x', db: fx.db, handle: async () => undefined, laneFailure: 'partition' as 'lane' })).toThrow(/laneFailure must be 'lane' or 'batch'/);
   });
 });

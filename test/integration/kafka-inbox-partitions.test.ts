@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FifoSkipError, processKafkaBatch, sql, type InboxCommonOptions, type KafkaInboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { LaneBlockedError, processKafkaBatch, sql, type InboxCommonOptions, type KafkaInboxOptions, type Outcome } from '../../functions/inbox/index.js';
 import type { KafkaEventRecord } from '../../local/kafka/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
@@ -86,7 +86,7 @@ describe.each(drivers)('Kafka partitions as ordered lanes on $name', (driver) =>
     });
   });
 
-  describe("fifoFailure: 'group' (the default)", () => {
+  describe("laneFailure: 'lane' (the default)", () => {
     it('skips the rest of the failed partition and no other partition, and reports the failed record and its followers', async () => {
       const consumer = uniqueConsumer('kgroup');
       const outcomes: Outcome[] = [];
@@ -100,8 +100,8 @@ describe.each(drivers)('Kafka partitions as ordered lanes on $name', (driver) =>
       expect(kindsOf([...p0, ...p1], outcomes)).toEqual(['processed', 'failed', 'skipped', 'skipped', 'processed', 'processed', 'processed']);
       expect((await loggedIds(fx.pool, consumer)).sort()).toEqual([p0[0]!, ...p1].map(kafkaMessageId).sort());
       const skipped = outcomes.filter((o) => o.kind === 'skipped');
-      expect(skipped.map((o) => o.groupId)).toEqual(['lanes-0', 'lanes-0']);
-      expect(skipped.map((o) => o.error instanceof FifoSkipError && /this partition failed/.test((o.error as Error).message))).toEqual([true, true]);
+      expect(skipped.map((o) => o.lane)).toEqual(['lanes-0', 'lanes-0']);
+      expect(skipped.map((o) => o.error instanceof LaneBlockedError && /this partition failed/.test((o.error as Error).message))).toEqual([true, true]);
     });
 
     it('resumes the partition in order when Lambda hands the failed record and its followers over again', async () => {
@@ -119,21 +119,21 @@ describe.each(drivers)('Kafka partitions as ordered lanes on $name', (driver) =>
     });
   });
 
-  describe("fifoFailure: 'batch'", () => {
+  describe("laneFailure: 'batch'", () => {
     it('skips every record not yet started, in every partition, once any record fails', async () => {
       const consumer = uniqueConsumer('kbatch');
       const outcomes: Outcome[] = [];
       const records = [step(0, 1), step(0, 2), step(1, 1), step(2, 1)];
       const failing = new Set([kafkaMessageId(records[1]!)]);
 
-      const response = await processKafkaBatch(kafkaEvent(records), lambdaContext(), logSteps(consumer, outcomes, failing, { fifoFailure: 'batch', concurrency: 1 }));
+      const response = await processKafkaBatch(kafkaEvent(records), lambdaContext(), logSteps(consumer, outcomes, failing, { laneFailure: 'batch', concurrency: 1 }));
 
       expect(kindsOf(records, outcomes)).toEqual(['processed', 'failed', 'skipped', 'skipped']);
       expect(response).toEqual(kafkaFailures(...records.slice(1)));
       expect(await loggedIds(fx.pool, consumer)).toEqual([kafkaMessageId(records[0]!)]);
       expect(outcomes.slice(2).map((o) => (o.error as Error).message)).toEqual([
-        'Not attempted: an earlier message of this ordered batch failed.',
-        'Not attempted: an earlier message of this ordered batch failed.',
+        "Not attempted: an earlier message of an ordered lane of this batch failed, and laneFailure is 'batch'.",
+        "Not attempted: an earlier message of an ordered lane of this batch failed, and laneFailure is 'batch'.",
       ]);
     });
   });

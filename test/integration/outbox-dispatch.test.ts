@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OUTBOX_METRICS } from '../../functions/inbox/contract.js';
-import { processBatch, sql, type InboxLogger, type InboxMetrics, type OutboxDispatchReport, type StatementModeOptions } from '../../functions/inbox/index.js';
+import { processBatch, sql, type InboxLogger, type InboxMetrics, type StatementModeOptions } from '../../functions/inbox/index.js';
+import type { OutboxDispatchReport } from '../../functions/inbox/outbox/index.js';
 import { relayOutbox, type Publisher, type PublishOptions } from '../../functions/inbox/outbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';

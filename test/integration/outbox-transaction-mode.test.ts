@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  OutboxMessageRefusedError, OutboxTargetError, PermanentError, processBatch, sql,
-  type OutboxDispatchReport, type Outcome, type TransactionModeOptions,
-} from '../../functions/inbox/index.js';
+import { PermanentError, processBatch, sql, type Outcome, type TransactionModeOptions } from '../../functions/inbox/index.js';
+import { OutboxMessageRefusedError, OutboxTargetError, type OutboxDispatchReport } from '../../functions/inbox/outbox/index.js';
 import { sqsTarget } from '../../functions/inbox/outbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';

@@ -1,14 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  processBatch,
-  sql,
-  TransactionEndedError,
-  UnawaitedQueryError,
-  type InboxLogger,
-  type Outcome,
-  type Transaction,
-  type TransactionModeOptions,
-} from '../../functions/inbox/index.js';
+import { processBatch, sql, type InboxLogger, type Outcome, type Transaction, type TransactionModeOptions } from '../../functions/inbox/index.js';
+import { TransactionEndedError, UnawaitedQueryError } from '../../functions/inbox/database/errors.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { inboxRows, orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { entryPoints } from './public-names.js';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const README = path.join(ROOT, 'README.md');
+
 // `<!-- snippet: path/in/the/project -->` on its own line, then a fenced block.
 const SNIPPET = /^<!-- snippet: (\S+) -->\n```[a-z]*\n([\s\S]*?)\n```$/gm;
 
@@ -21,4 +26,88 @@ export function readmeSnippets(text: string = readFileSync(README, 'utf8')): Map
     snippets.set(file!, `${code}\n`);
   }
   return snippets;
+}
+
+/** One ```ts block of a Markdown file, with the context a fragment is written in. */
+export interface Snippet {
+  /** The line of the block's first line of code, counted from 1. */
+  readonly line: number;
+  /** The names a fragment takes from the text around it, given by `<!-- snippet context: ... -->` on the line before the fence. */
+  readonly context: string;
+  readonly code: string;
+}
+
+const CONTEXT = /^<!-- snippet context: (.*) -->$/;
+const PROJECT_FILE = /^<!-- snippet: (\S+) -->$/;
+
+/**
+ * The TypeScript blocks of a Markdown file that are no file of a reader's project (those, marked
+ * `<!-- snippet: <path> -->`, are built into one and checked there: `readmeSnippets`). A fragment (one that uses a `db` or an import it does
+ * not show) says what it leans on in an HTML comment right above its fence, which the rendered
+ * page does not show: `<!-- snippet context: import { inbox } from 'sqs-inbox/middleware'; declare const db: Database; -->`.
+ *
+ * @example
+ * ```ts
+ * snippetsOf(readFileSync('README.md', 'utf8')) // [{ line: 219, context: '', code: "import middy ..." }, ...]
+ * ```
+ */
+export function snippetsOf(markdown: string): Snippet[] {
+  const lines = markdown.split('\n');
+  const snippets: Snippet[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    if (lines[index]!.trim() !== '```ts') continue;
+    const end = lines.findIndex((line, at) => at > index && line.trim() === '```');
+    if (end < 0) throw new Error(`the ts block at line ${index + 1} is not closed`);
+    if (PROJECT_FILE.test(lines[index - 1]?.trim() ?? '')) {
+      index = end;
+      continue;
+    }
+    const context = CONTEXT.exec(lines[index - 1]?.trim() ?? '')?.[1] ?? '';
+    snippets.push({ line: index + 2, context, code: lines.slice(index + 1, end).join('\n') });
+    index = end;
+  }
+  return snippets;
+}
+
+/**
+ * Typechecks each snippet as a module of its own against the repository's sources, the package's
+ * entry points (`sqs-inbox`, `sqs-inbox/<part>`) mapped to the files their declarations are built
+ * from, with the repository's compiler options. Answers one line per error, `<file>:<line>: <text>`,
+ * the line counted in the Markdown file.
+ *
+ * @example
+ * ```ts
+ * typecheckSnippets('README.md', snippetsOf(text)) // [] when every snippet compiles
+ * ```
+ */
+export function typecheckSnippets(file: string, snippets: readonly Snippet[]): string[] {
+  const configFile = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, ROOT);
+  const paths = Object.fromEntries([...entryPoints()].map(([entry, source]) => [entry === '.' ? 'sqs-inbox' : `sqs-inbox/${entry.slice(2)}`, [source]]));
+  const compilerOptions: ts.CompilerOptions = { ...options, noEmit: true, baseUrl: ROOT, paths };
+  // Each snippet is a file beside package.json, so its imports resolve as the repository's would.
+  const sources = new Map(snippets.map((snippet) => [path.join(ROOT, `${path.basename(file, '.md')}-snippet-${snippet.line}.ts`), snippet]));
+  const text = (snippet: Snippet) => `${snippet.context}\n${snippet.code}\n`;
+  const host = ts.createCompilerHost(compilerOptions);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (name) => sources.has(name) || fileExists.call(host, name);
+  host.readFile = (name) => (sources.has(name) ? text(sources.get(name)!) : readFile.call(host, name));
+  host.getSourceFile = (name, language, ...rest) => {
+    const snippet = sources.get(name);
+    return snippet ? ts.createSourceFile(name, text(snippet), language) : getSourceFile.call(host, name, language, ...rest);
+  };
+  const program = ts.createProgram([...sources.keys()], compilerOptions, host);
+  return [...sources].flatMap(([name, snippet]) => {
+    const source = program.getSourceFile(name)!;
+    return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map((diagnostic) => {
+      const { line } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+      const where = line === 0 ? `${snippet.line - 1} (its context)` : String(snippet.line + line - 1);
+      return `${file}:${where}: TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
+    });
+  });
+}
+
+/** The snippets of a Markdown file of the repository, read from disk. */
+export function repositorySnippets(file: string): Snippet[] {
+  return snippetsOf(readFileSync(path.join(ROOT, file), 'utf8'));
 }

@@ -5,12 +5,13 @@ import {
   type Database,
   type InboxOptions,
   type KafkaInboxOptions,
-  type KafkaRecord,
   type MessageContext,
+  type Outcome,
   type StatementContext,
   type StatementModeOptions,
   type TransactionModeOptions,
 } from '../../functions/inbox/index.js';
+import type { KafkaRecord } from '../../functions/inbox/kafka/index.js';
 
 // These are checked by `npm run typecheck` (tsc covers test/): a `@ts-expect-error` whose line
 // compiles is itself an error, so each refusal below is pinned. The `it`s only name them.
@@ -59,5 +60,20 @@ describe('InboxOptions is handle or statement, never both, never neither', () =>
     // @ts-expect-error the handler's message is an Order, not a string
     const wrongMessage: InboxOptions<Order> = { consumer: 'c', db, handle: async (order: string) => { void order; } };
     expectTypeOf(wrongMessage).not.toBeNever();
+  });
+});
+
+describe('ordered lanes are named once, for FIFO groups and Kafka partitions alike', () => {
+  it("takes laneFailure: 'lane' or 'batch' on both sources", () => {
+    expectTypeOf<InboxOptions<Order>['laneFailure']>().toEqualTypeOf<'lane' | 'batch' | undefined>();
+    expectTypeOf<KafkaInboxOptions<Order>['laneFailure']>().toEqualTypeOf<'lane' | 'batch' | undefined>();
+    // @ts-expect-error 'group' is an SQS word; the lane is the shared one
+    const group: InboxOptions<Order> = { consumer: 'c', db, statement, laneFailure: 'group' };
+    expectTypeOf(group).not.toBeNever();
+  });
+
+  it('gives an outcome its lane, not a groupId', () => {
+    expectTypeOf<Outcome['lane']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Outcome>().not.toHaveProperty('groupId');
   });
 });

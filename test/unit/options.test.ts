@@ -8,11 +8,11 @@ const handle = async () => undefined;
 describe('options are defaulted once', () => {
   it('fills every default', () => {
     expect(resolveOptions({ consumer: 'orders', db, handle })).toMatchObject({
-      concurrency: DEFAULTS.concurrency, fifoFailure: 'group', lockTimeoutMs: 5000, deadlineMarginMs: 5000, maxRetries: 3,
+      concurrency: DEFAULTS.concurrency, laneFailure: 'lane', lockTimeoutMs: 5000, deadlineMarginMs: 5000, maxRetries: 3,
     });
   });
   it('keeps what was given', () => {
-    expect(resolveOptions({ consumer: 'orders', db, handle, concurrency: 2, fifoFailure: 'batch' })).toMatchObject({ concurrency: 2, fifoFailure: 'batch' });
+    expect(resolveOptions({ consumer: 'orders', db, handle, concurrency: 2, laneFailure: 'batch' })).toMatchObject({ concurrency: 2, laneFailure: 'batch' });
   });
 });
 
@@ -25,7 +25,7 @@ describe('options that cannot work are refused with what to change', () => {
     ['zero concurrency', { concurrency: 0 }, /concurrency .* but 0 was given/],
     ['fractional concurrency', { concurrency: 1.5 }, /concurrency .* but 1.5 was given/],
     ['a lock timeout of 0', { lockTimeoutMs: 0 }, /lockTimeoutMs/],
-    ['an unknown fifoFailure', { fifoFailure: 'all' as 'batch' }, /fifoFailure must be 'group' or 'batch', but "all"/],
+    ['an unknown laneFailure', { laneFailure: 'all' as 'batch' }, /laneFailure must be 'lane' or 'batch', but "all"/],
     ['no db', { db: undefined as unknown as Database }, /db must be a Database/],
   ])('%s', (_label, change, message) => {
     // A cast, as a JavaScript caller would pass it: the types already refuse most of these.

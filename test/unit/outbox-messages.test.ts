@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InboxConfigError, OutboxMessageRefusedError, PermanentError, type OutboxMessage } from '../../functions/inbox/index.js';
+import { InboxConfigError, PermanentError, type OutboxMessage } from '../../functions/inbox/index.js';
+import { OutboxMessageRefusedError } from '../../functions/inbox/outbox/index.js';
 import { eventBridgeTarget, outboxTargetsFromEnv, snsTarget, sqsTarget, type Publisher } from '../../functions/inbox/outbox/index.js';
 import { resolveOutbox } from '../../functions/inbox/outbox/outbox-options.js';
 import { resolvePublisher } from '../../functions/inbox/outbox/publisher.js';

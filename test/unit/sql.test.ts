@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sql, SqlTemplateError, TypedValue } from '../../functions/inbox/index.js';
+import { sql } from '../../functions/inbox/index.js';
+import { SqlTemplateError } from '../../functions/inbox/sql/errors.js';
+import { TypedValue } from '../../functions/inbox/sql/sql.js';
 import { toPgQuery } from '../../functions/inbox/sql/sql.js';
 
 describe('the sql tag binds every value', () => {

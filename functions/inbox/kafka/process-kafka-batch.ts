@@ -40,8 +40,9 @@ export async function runKafkaBatch<T>(event: KafkaEvent, context: Context, opti
  * @example
  * ```ts
  * import type { Context } from 'aws-lambda';
- * import { processKafkaBatch, sql, type KafkaEvent } from 'sqs-inbox';
+ * import { processKafkaBatch, sql } from 'sqs-inbox';
  * import { dataApiDatabaseFromEnv } from 'sqs-inbox/data-api';
+ * import type { KafkaEvent } from 'sqs-inbox/kafka';
  *
  * const db = dataApiDatabaseFromEnv();
  * export const handler = (event: KafkaEvent, context: Context) =>

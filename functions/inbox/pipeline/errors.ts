@@ -111,21 +111,21 @@ export class DeadlineError extends InboxError {
 }
 
 /**
- * A message was not attempted because an earlier message of its ordered lane (a FIFO message
- * group, a Kafka partition) or, with `fifoFailure: 'batch'`, of its batch failed; it is reported
- * failed to keep the order.
+ * A message was not attempted because its ordered lane (its FIFO message group, its Kafka
+ * partition) is blocked: an earlier message of the lane or, with `laneFailure: 'batch'`, of the
+ * batch failed. It is reported failed to keep the order.
  *
  * @example
  * ```ts
- * onOutcome: (o) => { if (o.kind === 'skipped' && o.error instanceof FifoSkipError) console.info(o.groupId); }
+ * onOutcome: (o) => { if (o.error instanceof LaneBlockedError) console.info(`${o.messageId} waits behind a failure in ${o.lane}`); }
  * ```
  */
-export class FifoSkipError extends InboxError {
+export class LaneBlockedError extends InboxError {
   public constructor(scope: 'group' | 'partition' | 'batch') {
     super(scope === 'batch'
-      ? 'Not attempted: an earlier message of this ordered batch failed.'
+      ? "Not attempted: an earlier message of an ordered lane of this batch failed, and laneFailure is 'batch'."
       : `Not attempted: an earlier message of this ${scope === 'group' ? 'message group' : 'partition'} failed in this batch.`);
-    this.name = 'FifoSkipError';
+    this.name = 'LaneBlockedError';
   }
 }
 

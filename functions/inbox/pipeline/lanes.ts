@@ -12,7 +12,7 @@ export interface Lane<R> {
  *
  * @example
  * ```ts
- * laneItems(records, (r) => r.groupId ?? `key:${r.key}`)
+ * laneItems(records, (r) => r.lane ?? `key:${r.key}`)
  * ```
  */
 export function laneItems<R>(items: readonly R[], laneOf: (item: R) => string): Lane<R>[] {

@@ -113,7 +113,7 @@ export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown,
     quietly('logger', outcome, logger, () => logger[LOG_LEVEL[outcome.kind]](LOG_MESSAGE[outcome.kind], {
       messageId: outcome.messageId,
       key: outcome.key,
-      groupId: outcome.groupId,
+      lane: outcome.lane,
       outcome: outcome.kind,
       durationMs: outcome.durationMs,
       ...(outcome.keyFallback !== undefined ? { keyFallback: outcome.keyFallback } : {}),

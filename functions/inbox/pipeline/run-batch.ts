@@ -3,7 +3,7 @@ import { payloadHash } from '../claim/payload-hash.js';
 import type { ResolvedOptions } from '../options.js';
 import { isRedelivered, type Outcome } from '../outcome.js';
 import { outboxBatch } from '../outbox/outbox-batch.js';
-import { DeadlineError, FifoSkipError, isInboxTableMissing, MissingKeyAttributeError, type InboxTableMissingError } from './errors.js';
+import { DeadlineError, isInboxTableMissing, LaneBlockedError, MissingKeyAttributeError, type InboxTableMissingError } from './errors.js';
 import { laneItems, runLanes } from './lanes.js';
 import { keyOf } from './message-key.js';
 import { observe, reportMissingTable } from './observe.js';
@@ -52,8 +52,8 @@ function laneOf<R>(prepared: PreparedRecord<R>): string {
 
 function skipError<T, R>(item: PreparedRecord<R>, state: SkipState, options: ResolvedOptions<T, R>, source: RecordSource<R>, remainingMs: number): Error | undefined {
   if (state.tableMissing) return state.tableMissing;
-  if (item.lane !== undefined && state.laneFailed) return new FifoSkipError(source.laneName);
-  if (item.lane !== undefined && options.fifoFailure === 'batch' && state.batchFailed) return new FifoSkipError('batch');
+  if (item.lane !== undefined && state.laneFailed) return new LaneBlockedError(source.laneName);
+  if (item.lane !== undefined && options.laneFailure === 'batch' && state.batchFailed) return new LaneBlockedError('batch');
   if (remainingMs < options.deadlineMarginMs) return new DeadlineError(remainingMs, options.deadlineMarginMs);
   return undefined;
 }
@@ -64,7 +64,7 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
     messageId: item.messageId,
     key: item.key.ok ? item.key.key : undefined,
     ...(item.key.ok && item.key.fallback !== undefined ? { keyFallback: item.key.fallback } : {}),
-    groupId: item.lane,
+    lane: item.lane,
     error: result.error,
     durationMs,
   };

@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { DEFAULTS } from '../options.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
 import { envelopeOf } from './envelope-key.js';
-import { messageGroupOf, sqsRecords } from './sqs-event.js';
+import { messageGroupOf, sqsRecords } from './sqs-records.js';
 
 /**
  * The default idempotency key: the `idempotency-key` message attribute, else the key of an

@@ -1,8 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { resolveOptions, type InboxOptions } from '../options.js';
-import { batchMiddleware } from '../pipeline/batch-middleware.js';
-import { runSqsBatch } from './process-batch.js';
+import { runSqsBatch } from '../sqs/process-sqs-batch.js';
+import { batchMiddleware } from './batch-middleware.js';
 
 /**
  * The inbox as a middy 6 middleware for an SQS event source: it processes the batch in `before` and
@@ -17,8 +17,9 @@ import { runSqsBatch } from './process-batch.js';
  * import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
  * import { Metrics } from '@aws-lambda-powertools/metrics';
  * import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
- * import { inbox, sql } from 'sqs-inbox';
+ * import { sql } from 'sqs-inbox';
  * import { dataApiDatabaseFromEnv } from 'sqs-inbox/data-api';
+ * import { inbox } from 'sqs-inbox/middleware';
  *
  * const logger = new Logger();
  * const metrics = new Metrics({ namespace: 'orders' });

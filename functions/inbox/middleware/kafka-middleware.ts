@@ -1,9 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { resolveOptions } from '../options.js';
-import { batchMiddleware } from '../pipeline/batch-middleware.js';
-import type { KafkaBatchResponse, KafkaEvent } from './kafka-event.js';
-import { runKafkaBatch, type KafkaInboxOptions } from './process-kafka-batch.js';
+import type { KafkaBatchResponse, KafkaEvent } from '../kafka/kafka-event.js';
+import { runKafkaBatch, type KafkaInboxOptions } from '../kafka/process-kafka-batch.js';
+import { batchMiddleware } from './batch-middleware.js';
 
 /**
  * The inbox as a middy 6 middleware for an Amazon MSK or self-managed Kafka event source: it
@@ -13,8 +13,9 @@ import { runKafkaBatch, type KafkaInboxOptions } from './process-kafka-batch.js'
  * @example
  * ```ts
  * import middy from '@middy/core';
- * import { kafkaInbox, sql } from 'sqs-inbox';
+ * import { sql } from 'sqs-inbox';
  * import { dataApiDatabaseFromEnv } from 'sqs-inbox/data-api';
+ * import { kafkaInbox } from 'sqs-inbox/middleware';
  *
  * export const handler = middy().use(kafkaInbox<{ orderId: string }>({
  *   consumer: 'ship-orders',

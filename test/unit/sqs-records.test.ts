@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidEventError } from '../../functions/inbox/index.js';
-import { messageGroupOf, sqsRecords } from '../../functions/inbox/sqs/sqs-event.js';
+import { messageGroupOf, sqsRecords } from '../../functions/inbox/sqs/sqs-records.js';
 import { sqsEvent, sqsRecord } from '../support/sqs-events.js';
 
 describe('only an SQS batch is accepted', () => {

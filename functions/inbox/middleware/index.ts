@@ -1,0 +1,2 @@
+export { inbox } from './sqs-middleware.js';
+export { kafkaInbox } from './kafka-middleware.js';
