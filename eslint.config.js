@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['local/**/*.ts', 'bin/**/*.ts', 'bench/**/*.ts'],
+    files: ['local/**/*.ts', 'demo/**/*.ts', 'bin/**/*.ts', 'bench/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { regex: 'functions/inbox/(?!(?:[a-z-]+/)?index\\.js$|internal\\.js$)',

@@ -13,7 +13,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { processBatch, sql, type InboxOptions } from '../functions/inbox/index.js';
 import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
-import { startPostgres } from '../local/postgres.js';
+import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { openDataApi } from '../test/support/data-api.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';

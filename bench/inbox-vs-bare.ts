@@ -12,7 +12,7 @@ import { processBatch, sql, type InboxOptions, type SqlStatement } from '../func
 import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { claimStatement, guardedStatement, payloadHash, toPgQuery, type ClaimTarget } from '../functions/inbox/internal.js';
-import { startPostgres } from '../local/postgres.js';
+import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
 

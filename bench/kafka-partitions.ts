@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { processKafkaBatch, sql, type Database, type KafkaEvent, type KafkaInboxOptions } from '../functions/inbox/index.js';
 import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
-import { startPostgres } from '../local/postgres.js';
+import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { localDataApiClient, localDataApiDatabase } from '../local/data-api/index.js';
 import { countingDatabase } from '../test/support/counting-database.js';

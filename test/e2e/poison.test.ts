@@ -3,7 +3,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inbox, PermanentError, sql } from '../../functions/inbox/index.js';
 import { sendMessages, type OutgoingMessage } from '../../functions/inbox/producer/index.js';
-import { drainQueue } from '../../local/demo/local-stack.js';
+import { drainQueue } from '../../demo/local-stack.js';
 import { consumeUntilDrained, openLocalStack, type TestStack } from '../support/local-stack.js';
 import { inboxRows, orderVersions, seedOrders } from '../support/orders.js';
 

@@ -2,7 +2,7 @@ import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InboxConfigError } from '../../functions/inbox/index.js';
-import { InjectedCrashError } from '../../local/demo/crashing-handler.js';
+import { InjectedCrashError } from '../../demo/crashing-handler.js';
 import {
   KafkaLog,
   startKafkaEventSource,

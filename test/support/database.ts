@@ -3,7 +3,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
-import { startPostgres } from '../../local/postgres.js';
+import { startPostgres } from '../../local/postgres/index.js';
 import { createScratchDatabase } from '../../local/scratch-database.js';
 
 /** A database of a test's own: its URL, a direct pg pool on it for arranging and checking, and its removal. */

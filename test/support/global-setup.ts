@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
-import { startPostgres } from '../../local/postgres.js';
+import { startPostgres } from '../../local/postgres/index.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../local/scratch-database.js';
 
 declare module 'vitest' {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { InboxConfigError } from '../../functions/inbox/index.js';
 import { sqsRecord } from '../support/sqs-events.js';
-import { settle } from '../../local/demo/accounts.js';
-import { faultPlan } from '../../local/demo/fault-plan.js';
-import { runMainJob } from '../../local/demo/main-job.js';
-import { progressBar } from '../../local/demo/progress-bar.js';
-import { seededRandom } from '../../local/demo/seeded-random.js';
-import { orderWorkload, type Workload } from '../../local/demo/workload.js';
+import { settle } from '../../demo/accounts.js';
+import { faultPlan } from '../../demo/fault-plan.js';
+import { runMainJob } from '../../demo/main-job.js';
+import { progressBar } from '../../demo/progress-bar.js';
+import { seededRandom } from '../../demo/seeded-random.js';
+import { orderWorkload, type Workload } from '../../demo/workload.js';
 
 const workload = (options: Partial<Parameters<typeof orderWorkload>[0]> = {}): Workload =>
   orderWorkload({ orders: 4, poison: 2, stuck: 1, groups: 2, fifo: true, mode: 'statement', runId: 'r1', random: seededRandom(1), ...options });

@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import pg from 'pg';
-import { InboxConfigError, type Database, type InboxOptions } from '../../functions/inbox/index.js';
-import { withDefaults } from '../../functions/inbox/internal.js';
-import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
-import { pgDatabase } from '../../functions/inbox/pg/index.js';
-import { sendMessages } from '../../functions/inbox/producer/index.js';
-import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
-import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../../functions/order-worker/ship-order.js';
-import type { DataApiStats } from '../data-api/index.js';
-import { startEventSource, type RunningEventSource } from '../event-source/index.js';
-import { redriveDeadLetters, type SqsFaults } from '../sqs/index.js';
-import { startPostgres } from '../postgres.js';
-import { createScratchDatabase } from '../scratch-database.js';
+import { InboxConfigError, type Database, type InboxOptions } from '../functions/inbox/index.js';
+import { withDefaults } from '../functions/inbox/internal.js';
+import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
+import { pgDatabase } from '../functions/inbox/pg/index.js';
+import { sendMessages } from '../functions/inbox/producer/index.js';
+import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../functions/order-worker/record-payment.js';
+import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../functions/order-worker/ship-order.js';
+import type { DataApiStats } from '../local/data-api/index.js';
+import { startEventSource, type RunningEventSource } from '../local/event-source/index.js';
+import { redriveDeadLetters, type SqsFaults } from '../local/sqs/index.js';
+import { startPostgres } from '../local/postgres/index.js';
+import { createScratchDatabase } from '../local/scratch-database.js';
 import { settle, type Accounts } from './accounts.js';
 import { outcomeTally } from './outcome-tally.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
@@ -259,7 +259,7 @@ export const MAIN_JOB_DEFAULTS = {
   drainTimeoutMs: 120_000,
   redrive: false,
 } as const;
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 type Settings = Required<Omit<MainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<MainJobOptions, 'databaseUrl' | 'onProgress'>;
 

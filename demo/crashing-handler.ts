@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { processBatch, type Database, type InboxOptions, type QueryResult, type SqlStatement, type Transaction } from '../../functions/inbox/index.js';
+import { processBatch, type Database, type InboxOptions, type QueryResult, type SqlStatement, type Transaction } from '../functions/inbox/index.js';
 import type { LambdaEnvironment } from './lambda-environment.js';
 
 /**

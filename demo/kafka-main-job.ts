@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../../functions/inbox/index.js';
-import { withDefaults } from '../../functions/inbox/internal.js';
-import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
-import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../../functions/order-worker/record-payment.js';
-import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../../functions/order-worker/ship-order.js';
-import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../data-api/index.js';
+import { processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../functions/inbox/index.js';
+import { withDefaults } from '../functions/inbox/internal.js';
+import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
+import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../functions/order-worker/record-payment.js';
+import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../functions/order-worker/ship-order.js';
+import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../local/data-api/index.js';
 import { crashingKafkaHandler } from './crashing-kafka-handler.js';
-import { ProduceAckLostError } from '../kafka/kafka-errors.js';
-import { startKafkaEventSource, type RunningKafkaEventSource } from '../kafka/kafka-event-source.js';
-import { KafkaLog, type LogRecord } from '../kafka/kafka-log.js';
+import { ProduceAckLostError } from '../local/kafka/kafka-errors.js';
+import { startKafkaEventSource, type RunningKafkaEventSource } from '../local/kafka/kafka-event-source.js';
+import { KafkaLog, type LogRecord } from '../local/kafka/kafka-log.js';
 import { settle, type Accounts } from './accounts.js';
 import type { CrashPoint } from './crashing-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
@@ -183,7 +183,7 @@ export const KAFKA_MAIN_JOB_DEFAULTS = {
 
 const TOPIC = 'orders';
 const PRODUCE_ATTEMPTS = 10;
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 type Settings = Required<Omit<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>;
 

@@ -1,4 +1,4 @@
-import { sqlStateOf, type Outcome } from '../../functions/inbox/index.js';
+import { sqlStateOf, type Outcome } from '../functions/inbox/index.js';
 
 /** What a main job counts of the worker's outcomes: the duplicates it suppressed, and why deliveries failed. */
 export interface OutcomeTally {

@@ -1,4 +1,4 @@
-import { InboxConfigError } from '../../functions/inbox/index.js';
+import { InboxConfigError } from '../functions/inbox/index.js';
 
 /** Checks of a run's numeric settings, each refusing a bad value with its name and what it must be. */
 export interface SettingChecks<S> {

@@ -2,11 +2,10 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { embeddedBinaries, PostgresSetupError, reachableBinaries } from './postgres/binaries.js';
-import { postgresAccount } from './postgres/os-account.js';
-import { initCluster, startServer, type ServerProcess, type ServerSpec } from './postgres/postgres-process.js';
+import { embeddedBinaries, PostgresSetupError, reachableBinaries } from './binaries.js';
+import { postgresAccount } from './os-account.js';
+import { initCluster, startServer, type ServerProcess, type ServerSpec } from './postgres-process.js';
 
-export { PostgresSetupError } from './postgres/binaries.js';
 
 /** Options of `startPostgres`. */
 export interface StartPostgresOptions {
