@@ -1,5 +1,75 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const KIT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'functions', 'inbox');
+
+/**
+ * The layers of the kit (functions/inbox), lowest first. A part (a folder, or a file at the kit's
+ * root) imports its own files and the parts of lower layers only: never a part beside it or above
+ * it, and never an entry file (index.ts, internal.ts, a part's index.ts), which are the doors for
+ * code outside the kit. A new part gets its place here before it can import anything.
+ */
+const inboxLayers = [
+  ['errors.ts', 'contract.ts', 'with-defaults.ts', 'retry.ts'],
+  ['sql'],
+  ['database'],
+  ['claim', 'pg', 'data-api', 'migrations', 'cleanup'],
+  ['outcome.ts'],
+  ['options.ts'],
+  ['pipeline', 'producer'],
+  ['sqs', 'kafka'],
+  ['index.ts', 'internal.ts'],
+];
+
+/** A kit file's part and whether it is an entry file, or undefined outside the kit. */
+function kitPlace(file) {
+  const inKit = path.relative(KIT, file);
+  if (inKit.startsWith('..') || path.isAbsolute(inKit)) return undefined;
+  const [part, ...rest] = inKit.split(path.sep);
+  const layer = inboxLayers.findIndex((parts) => parts.includes(part));
+  return { part, layer, entry: rest.length === 0 ? ['index.ts', 'internal.ts'].includes(part) : rest.join('/') === 'index.ts' };
+}
+
+const layering = {
+  rules: {
+    'inbox-layers': {
+      meta: {
+        type: 'problem',
+        schema: [],
+        messages: {
+          unplaced: 'functions/inbox/{{part}} has no layer: give it its place in inboxLayers (eslint.config.js).',
+          entry: '{{target}} is an entry file, a door for code outside the kit: import the file that defines the name.',
+          upward: '{{part}} may not import {{target}}: {{targetPart}} is {{where}} in the kit\'s layers (inboxLayers, eslint.config.js); move the shared name down to the lower part.',
+        },
+      },
+      create(context) {
+        const from = kitPlace(context.filename);
+        if (!from) return {};
+        if (from.layer < 0) return { Program: (node) => context.report({ node, messageId: 'unplaced', data: { part: from.part } }) };
+        const check = (node) => {
+          const spec = node.source?.type === 'Literal' ? node.source.value : undefined;
+          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+          const resolved = path.resolve(path.dirname(context.filename), spec.replace(/\.js$/, '.ts'));
+          const to = kitPlace(resolved);
+          if (!to) return;
+          const target = path.relative(KIT, resolved).split(path.sep).join('/');
+          if (to.entry && !from.entry) context.report({ node: node.source, messageId: 'entry', data: { target } });
+          else if (to.part !== from.part && to.layer >= from.layer) {
+            context.report({ node: node.source, messageId: 'upward', data: { part: from.part, target, targetPart: to.part, where: to.layer === from.layer ? 'beside it' : 'above it' } });
+          }
+        };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: check,
+        };
+      },
+    },
+  },
+};
 
 /**
  * The layers of lib/, lowest first: what each folder may not import. consumer/ and cleanup/ know no
@@ -32,6 +102,11 @@ export default tseslint.config(
         { group: ['**/lib/*', '**/local/*', '**/test/*', '**/bench/*'], message: 'functions/ imports only functions/.' },
       ] }],
     },
+  },
+  {
+    files: ['functions/inbox/**/*.ts'],
+    plugins: { layering },
+    rules: { 'layering/inbox-layers': 'error' },
   },
   {
     files: ['functions/*/**/*.ts'],

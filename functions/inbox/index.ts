@@ -13,9 +13,8 @@ export type {
   TransactionModeOptions,
 } from './options.js';
 export { isRedelivered, OutcomeKind } from './outcome.js';
-export type { Outcome } from './outcome.js';
+export type { KeyFallback, Outcome } from './outcome.js';
 export { ClaimVanishedError, DeadlineError, FifoSkipError, InvalidEventError, InvalidKeyError, MissingKeyAttributeError, PermanentError } from './pipeline/errors.js';
-export type { KeyFallback } from './pipeline/record-source.js';
 export { SqlTemplateError } from './sql/errors.js';
 export { SqlState, sqlStateOf } from './sql/sql-state.js';
 export { sql, SqlStatement, TypedValue } from './sql/sql.js';

@@ -1,20 +1,4 @@
 import type { KafkaEventRecord } from './kafka-event.js';
-import type { ProducedRecord } from './kafka-log.js';
-
-/**
- * Faults the local Kafka log injects on request; a hook left out never fires.
- * - `loseProduceAck`: asked after a record is appended. When true, `produce` rejects with
- *   `ProduceAckLostError` although the record is stored, as a request timeout looks to a producer:
- *   one that retries without idempotence stores the record twice, at two offsets.
- *
- * @example
- * ```ts
- * const log = new KafkaLog({ faults: { loseProduceAck: () => Math.random() < 0.05 } });
- * ```
- */
-export interface KafkaLogFaults {
-  readonly loseProduceAck?: (record: ProducedRecord) => boolean;
-}
 
 /** What a fault hook of the event source is told about a batch about to be invoked. */
 export interface KafkaBatchView {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { InboxConfigError } from '../../functions/inbox/index.js';
 import { withDefaults } from '../../functions/inbox/internal.js';
 import { KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError } from './kafka-errors.js';
-import type { KafkaLogFaults } from './kafka-faults.js';
 import { partitionForKey } from './partitioner.js';
 
 /** A record to produce. Strings are stored as their UTF-8 bytes. */
@@ -43,6 +42,21 @@ export interface LogRecord extends ProducedRecord {
   readonly key: Buffer | undefined;
   readonly value: Buffer;
   readonly headers: readonly (readonly [name: string, value: Buffer])[];
+}
+
+/**
+ * Faults the local Kafka log injects on request; a hook left out never fires.
+ * - `loseProduceAck`: asked after a record is appended. When true, `produce` rejects with
+ *   `ProduceAckLostError` although the record is stored, as a request timeout looks to a producer:
+ *   one that retries without idempotence stores the record twice, at two offsets.
+ *
+ * @example
+ * ```ts
+ * const log = new KafkaLog({ faults: { loseProduceAck: () => Math.random() < 0.05 } });
+ * ```
+ */
+export interface KafkaLogFaults {
+  readonly loseProduceAck?: (record: ProducedRecord) => boolean;
 }
 
 /** Options of `createTopic`. */
