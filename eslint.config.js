@@ -83,6 +83,24 @@ const libLayers = [
   { files: ['lib/stack/**/*.ts'], forbidden: [] },
 ];
 
+/**
+ * The rooms (DESIGN.md): functions/ is runtime code, imported by the rest and importing none of it;
+ * local/ is what sqs-inbox/local publishes; demo/ (the main jobs) and bin/ sit on top and enter the
+ * kit and local/ through their doors only; bench/ and test/ may use anything.
+ */
+const functionsRoom = [
+  { group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'functions/ is runtime code: it never imports aws-cdk-lib.' },
+  { group: ['**/lib/*', '**/local/*', '**/demo/*', '**/bin/*', '**/test/*', '**/bench/*'], message: 'functions/ imports only functions/.' },
+];
+const kitDoors = {
+  regex: 'functions/inbox/(?!(?:[a-z-]+/)?index\\.js$|internal\\.js$)',
+  message: "Outside the kit, functions/inbox is entered through its entry points, or internal.ts for the project's own emulators, demo and benchmarks.",
+};
+const localDoors = {
+  regex: '(^|/)local/(?!(?:[a-z-]+/)?index\\.js$|internal\\.js$)',
+  message: "Outside local/, the stand-ins are entered through local/index.ts, a part's index.ts, or local/internal.ts (what the package does not offer).",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'dist/', 'test/fixtures/consumer-project/', '**/*.d.ts'] },
   js.configs.recommended,
@@ -96,12 +114,7 @@ export default tseslint.config(
   },
   {
     files: ['functions/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'functions/ is runtime code: it never imports aws-cdk-lib.' },
-        { group: ['**/lib/*', '**/local/*', '**/test/*', '**/bench/*'], message: 'functions/ imports only functions/.' },
-      ] }],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...functionsRoom] }] },
   },
   {
     files: ['functions/inbox/**/*.ts'],
@@ -113,19 +126,25 @@ export default tseslint.config(
     ignores: ['functions/inbox/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'functions/ is runtime code: it never imports aws-cdk-lib.' },
+        ...functionsRoom,
         { regex: '^\\.\\./inbox/(?!(?:[a-z-]+/)?index\\.js$)', message: "The kit's entry points (functions/inbox/index.ts and functions/inbox/<part>/index.ts) are the only doors into it." },
       ] }],
     },
   },
   {
-    files: ['local/**/*.ts', 'demo/**/*.ts', 'bin/**/*.ts', 'bench/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: 'functions/inbox/(?!(?:[a-z-]+/)?index\\.js$|internal\\.js$)',
-          message: "Outside the kit, functions/inbox is entered through its entry points, or internal.ts for the project's own emulators and benchmarks." },
-      ] }],
-    },
+    files: ['local/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [kitDoors, {
+      group: ['**/demo/*', '**/bin/*', '**/bench/*', '**/test/*', '**/lib/*'],
+      message: 'local/ holds only what sqs-inbox/local offers: it imports the kit and itself, never demo/, bin/, bench/, test/ or lib/.',
+    }] }] },
+  },
+  {
+    files: ['demo/**/*.ts', 'bin/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [kitDoors, localDoors] }] },
+  },
+  {
+    files: ['bench/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [kitDoors] }] },
   },
   ...libLayers.map(({ files, forbidden }) => ({
     files,
@@ -134,7 +153,7 @@ export default tseslint.config(
         // The exceptions: functions/inbox/contract.ts (plain constants both sides need) and
         // functions/inbox/migrations/migrations-hash.ts (one pure function on node:crypto).
         {
-          regex: '(^|/)(functions|local)/(?!inbox/contract\\.js$|inbox/migrations/migrations-hash\\.js$)',
+          regex: '(^|/)(functions|local|demo)/(?!inbox/contract\\.js$|inbox/migrations/migrations-hash\\.js$)',
           message: 'lib/ never imports runtime code: refer to functions/ by entry path only (functions/inbox/contract.ts and migrations/migrations-hash.ts are the exceptions).',
         },
         ...forbidden.map((folder) => ({

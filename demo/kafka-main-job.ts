@@ -7,12 +7,10 @@ import { migrate, readMigrations } from '../functions/inbox/migrations/index.js'
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../functions/order-worker/ship-order.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../local/data-api/index.js';
-import { crashingKafkaHandler } from './crashing-kafka-handler.js';
-import { ProduceAckLostError } from '../local/kafka/kafka-errors.js';
-import { startKafkaEventSource, type RunningKafkaEventSource } from '../local/kafka/kafka-event-source.js';
-import { KafkaLog, type LogRecord } from '../local/kafka/kafka-log.js';
+import { KafkaLog, ProduceAckLostError, startKafkaEventSource, type LogRecord, type RunningKafkaEventSource } from '../local/kafka/index.js';
 import { settle, type Accounts } from './accounts.js';
 import type { CrashPoint } from './crashing-handler.js';
+import { crashingKafkaHandler } from './crashing-kafka-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
 import { releaseAll, runDatabase } from './main-job.js';
 import { outcomeTally } from './outcome-tally.js';

@@ -13,7 +13,7 @@ import type { DataApiStats } from '../local/data-api/index.js';
 import { startEventSource, type RunningEventSource } from '../local/event-source/index.js';
 import { redriveDeadLetters, type SqsFaults } from '../local/sqs/index.js';
 import { startPostgres } from '../local/postgres/index.js';
-import { createScratchDatabase } from '../local/scratch-database.js';
+import { createScratchDatabase } from '../local/index.js';
 import { settle, type Accounts } from './accounts.js';
 import { outcomeTally } from './outcome-tally.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';

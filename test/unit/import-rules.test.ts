@@ -23,12 +23,45 @@ describe('no import circle anywhere in the repository', () => {
   });
 });
 
+const eslint = new ESLint();
+
+/** What the given eslint rule says of `code` placed at `file` (which need not exist). */
+async function ruleMessages(rule: string, file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport const used = 1;\n`, { filePath: file });
+  return result!.messages.filter((message) => message.ruleId === rule).map((message) => message.message);
+}
+
+describe("the rooms (eslint's no-restricted-imports)", () => {
+  const roomErrors = (file: string, code: string) => ruleMessages('no-restricted-imports', file, code);
+
+  it('local/ never imports demo/, and neither do functions/ nor lib/', async () => {
+    expect(await roomErrors('local/kafka/kafka-log.ts', "import { seededRandom } from '../../demo/seeded-random.js';"))
+      .toEqual([expect.stringMatching(/local\/ holds only what sqs-inbox\/local offers/)]);
+    expect(await roomErrors('functions/inbox/pipeline/apply.ts', "import { seededRandom } from '../../../demo/seeded-random.js';"))
+      .toEqual([expect.stringMatching(/functions\/ imports only functions\//)]);
+    expect(await roomErrors('functions/order-worker/ship-order.ts', "import { faultPlan } from '../../demo/fault-plan.js';"))
+      .toEqual([expect.stringMatching(/functions\/ imports only functions\//)]);
+    expect(await roomErrors('lib/sqs/inbox-consumer.ts', "import { seededRandom } from '../../demo/seeded-random.js';"))
+      .toEqual([expect.stringMatching(/lib\/ never imports runtime code/)]);
+  });
+
+  it('demo/ enters local/ and the kit through their doors only', async () => {
+    expect(await roomErrors('demo/main-job.ts', "import { KafkaLog } from '../local/kafka/kafka-log.js';"))
+      .toEqual([expect.stringMatching(/the stand-ins are entered through local\/index\.ts/)]);
+    expect(await roomErrors('demo/main-job.ts', "import { claim } from '../functions/inbox/claim/claim.js';"))
+      .toEqual([expect.stringMatching(/functions\/inbox is entered through its entry points/)]);
+    expect(await roomErrors('demo/main-job.ts', [
+      "import { KafkaLog } from '../local/kafka/index.js';",
+      "import { startPostgres } from '../local/index.js';",
+      "import { sql } from '../functions/inbox/index.js';",
+      "import { withDefaults } from '../functions/inbox/internal.js';",
+      "import { shipOrderOptions } from '../functions/order-worker/ship-order.js';",
+    ].join('\n'))).toEqual([]);
+  });
+});
+
 describe("the kit's layers (eslint's layering/inbox-layers)", () => {
-  const eslint = new ESLint();
-  const layerErrors = async (file: string, code: string): Promise<string[]> => {
-    const [result] = await eslint.lintText(`${code}\nexport const used = 1;\n`, { filePath: file });
-    return result!.messages.filter((message) => message.ruleId === 'layering/inbox-layers').map((message) => message.message);
-  };
+  const layerErrors = (file: string, code: string) => ruleMessages('layering/inbox-layers', file, code);
 
   it('refuses an arrow back up, type-only or not', async () => {
     expect(await layerErrors('functions/inbox/outcome.ts', "export type { RecordSource } from './pipeline/record-source.js';"))
