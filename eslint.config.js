@@ -136,6 +136,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [kitDoors, {
       group: ['**/demo/*', '**/bin/*', '**/bench/*', '**/test/*', '**/lib/*'],
       message: 'local/ holds only what sqs-inbox/local offers: it imports the kit and itself, never demo/, bin/, bench/, test/ or lib/.',
+    }, {
+      regex: 'functions/inbox/index\\.js$',
+      importNames: ['InboxError', 'InboxConfigError'],
+      message: "local/ throws its own errors (LocalStackError and its subclasses, local/errors.ts), so a handler's instanceof InboxError never catches an emulator's fault.",
     }] }] },
   },
   {

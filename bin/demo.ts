@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { InboxConfigError } from '../functions/inbox/index.js';
+import { LocalConfigError } from '../local/index.js';
 import { KAFKA_MAIN_JOB_DEFAULTS as K, runKafkaMainJob, type KafkaMainJobOptions } from '../demo/kafka-main-job.js';
 import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress } from '../demo/main-job.js';
 import { progressBar } from '../demo/progress-bar.js';
@@ -140,7 +141,7 @@ try {
   }
 } catch (error) {
   if (interactive) process.stdout.write('\n');
-  if (error instanceof InboxConfigError) {
+  if (error instanceof InboxConfigError || error instanceof LocalConfigError) {
     console.error(`${error.message}\n\n${usage}`);
     process.exit(2);
   }

@@ -11,16 +11,17 @@ export type {
   RunningEventSource,
   StartEventSourceOptions,
 } from './event-source/index.js';
+export { LocalConfigError, LocalStackError } from './errors.js';
 export { kafkaBatchResult } from './kafka/kafka-batch-result.js';
 export type { KafkaBatchResult } from './kafka/kafka-batch-result.js';
 export { startKafkaEventSource } from './kafka/kafka-event-source.js';
 export type { KafkaBatchReport, KafkaEventSourceStats, RunningKafkaEventSource, StartKafkaEventSourceOptions } from './kafka/kafka-event-source.js';
-export type { KafkaEventSourceFaults } from './kafka/kafka-faults.js';
+export type { KafkaEventSourceFaults } from './kafka/kafka-event-source-types.js';
 export type { KafkaHandler } from './kafka/kafka-handler.js';
 export { KafkaLog } from './kafka/kafka-log.js';
 export type { KafkaLogOptions, ProduceMessage } from './kafka/kafka-log.js';
 export type { KafkaOnFailureDestination } from './kafka/on-failure-destination.js';
-export { PostgresSetupError, startPostgres } from './postgres/index.js';
+export { PostgresError, PostgresSetupError, startPostgres } from './postgres/index.js';
 export type { RunningPostgres, StartPostgresOptions } from './postgres/index.js';
 export { createScratchDatabase, databaseUrl } from './scratch-database.js';
 export type { ScratchDatabase, ScratchDatabaseOptions } from './scratch-database.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { InboxConfigError } from '../../functions/inbox/index.js';
 import { withDefaults } from '../../functions/inbox/internal.js';
+import { LocalConfigError } from '../errors.js';
+import { settingChecks } from '../setting-checks.js';
 import { KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError } from './kafka-errors.js';
 import { partitionForKey } from './partitioner.js';
 
@@ -182,11 +183,12 @@ export class KafkaLog {
 
   /** Creates a topic; a topic that exists already is refused. */
   public createTopic(name: string, options: CreateTopicOptions = {}): void {
-    const { partitions, retentionMs } = withDefaults(TOPIC_DEFAULTS, options);
-    if (!TOPIC_NAME.test(name)) throw new InboxConfigError(`A topic name is 1 to 249 letters, digits, '.', '_' or '-', but "${name}" was given.`);
+    const settings = withDefaults(TOPIC_DEFAULTS, options);
+    const { partitions, retentionMs } = settings;
+    if (!TOPIC_NAME.test(name)) throw new LocalConfigError(`A topic name is 1 to 249 letters, digits, '.', '_' or '-', but "${name}" was given.`);
     if (this.topics.has(name)) throw new KafkaLogError(`Topic "${name}" exists already.`);
-    if (!Number.isInteger(partitions) || partitions < 1 || partitions > 1000) throw new InboxConfigError(`partitions must be a whole number from 1 to 1000, but ${String(partitions)} was given.`);
-    if (!Number.isInteger(retentionMs) || (retentionMs < 1 && retentionMs !== -1)) throw new InboxConfigError(`retentionMs must be a positive whole number or -1, but ${String(retentionMs)} was given.`);
+    settingChecks(settings).whole('partitions', 1, 1000);
+    if (!Number.isInteger(retentionMs) || (retentionMs < 1 && retentionMs !== -1)) throw new LocalConfigError(`retentionMs must be a positive whole number or -1, but ${String(retentionMs)} was given.`);
     this.topics.set(name, { partitions: Array.from({ length: partitions }, () => ({ startOffset: 0, entries: [] })), retentionMs, nextKeyless: 0 });
   }
 

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { OsAccount } from './os-account.js';
+import { PostgresSetupError } from './postgres-errors.js';
 
 /** Where the PostgreSQL programs are. */
 export interface PostgresBinaries {
@@ -12,17 +13,6 @@ export interface PostgresBinaries {
   readonly dir: string;
   readonly initdb: string;
   readonly postgres: string;
-}
-
-/**
- * PostgreSQL as root cannot start: its programs run as another account, and that account cannot
- * reach them or its data folder. The message is one sentence that says why and what to do.
- */
-export class PostgresSetupError extends Error {
-  public constructor(message: string) {
-    super(message);
-    this.name = 'PostgresSetupError';
-  }
 }
 
 function binariesIn(dir: string): PostgresBinaries {

@@ -45,6 +45,12 @@ describe("the rooms (eslint's no-restricted-imports)", () => {
       .toEqual([expect.stringMatching(/lib\/ never imports runtime code/)]);
   });
 
+  it("local/ throws its own errors, never the kit's", async () => {
+    expect(await roomErrors('local/sqs/server.ts', "import { InboxConfigError } from '../../functions/inbox/index.js';"))
+      .toEqual([expect.stringMatching(/local\/ throws its own errors \(LocalStackError/)]);
+    expect(await roomErrors('local/sqs/server.ts', "import { sql } from '../../functions/inbox/index.js';")).toEqual([]);
+  });
+
   it('demo/ enters local/ and the kit through their doors only', async () => {
     expect(await roomErrors('demo/main-job.ts', "import { KafkaLog } from '../local/kafka/kafka-log.js';"))
       .toEqual([expect.stringMatching(/the stand-ins are entered through local\/index\.ts/)]);

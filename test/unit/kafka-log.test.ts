@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InboxConfigError } from '../../functions/inbox/index.js';
+import { LocalConfigError } from '../../local/index.js';
 import { KafkaLog, KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError, partitionForKey } from '../../local/kafka/index.js';
 import { murmur2 } from '../../local/kafka/partitioner.js';
 
@@ -109,7 +109,7 @@ describe('bad input gets a named error, and nothing is stored', () => {
   it('refuses a bad topic definition', () => {
     const log = logWithTopic(1);
     expect(() => log.createTopic('orders')).toThrow(/exists already/);
-    expect(() => log.createTopic('bad name')).toThrow(InboxConfigError);
+    expect(() => log.createTopic('bad name')).toThrow(LocalConfigError);
     expect(() => log.createTopic('zero', { partitions: 0 })).toThrow(/partitions must be a whole number from 1 to 1000, but 0/);
   });
 });

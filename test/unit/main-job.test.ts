@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InboxConfigError } from '../../functions/inbox/index.js';
+import { LocalConfigError } from '../../local/index.js';
 import { sqsRecord } from '../support/sqs-events.js';
 import { settle } from '../../demo/accounts.js';
 import { faultPlan } from '../../demo/fault-plan.js';
@@ -123,7 +123,7 @@ describe('main job options', () => {
     [{ crashes: [] }, /crashes must list/],
     [{ stuck: 5, orders: 4 }, /stuck must be a whole number from 0 to 4/],
   ])('refuses %o before starting anything', async (options, message) => {
-    await expect(runMainJob(options)).rejects.toThrow(InboxConfigError);
+    await expect(runMainJob(options)).rejects.toThrow(LocalConfigError);
     await expect(runMainJob(options)).rejects.toThrow(message);
   });
 });
