@@ -11,6 +11,8 @@ export type {
   RunningEventSource,
   StartEventSourceOptions,
 } from './event-source/index.js';
+export { localEventBridgeClient, startEventBridge } from './eventbridge/index.js';
+export type { BusEvent, EventBridgeFaults, EventBridgeStats, RunningEventBridge, StartEventBridgeOptions } from './eventbridge/index.js';
 export { LocalConfigError, LocalStackError } from './errors.js';
 export { kafkaBatchResult } from './kafka/kafka-batch-result.js';
 export type { KafkaBatchResult } from './kafka/kafka-batch-result.js';
@@ -25,5 +27,7 @@ export { PostgresError, PostgresSetupError, startPostgres } from './postgres/ind
 export type { RunningPostgres, StartPostgresOptions } from './postgres/index.js';
 export { createScratchDatabase, databaseUrl } from './scratch-database.js';
 export type { ScratchDatabase, ScratchDatabaseOptions } from './scratch-database.js';
+export { localSnsClient, startSns } from './sns/index.js';
+export type { PublishedMessage, RunningSns, SnsFaults, SnsStats, StartSnsOptions } from './sns/index.js';
 export { createQueue, localSqsClient, RedriveError, redriveDeadLetters, startSqs } from './sqs/index.js';
 export type { CreatedQueue, CreateQueueOptions, RedriveOptions, RedriveResult, RunningSqs, SqsFaults, SqsStats, StartSqsOptions } from './sqs/index.js';

@@ -1,10 +1,10 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import { cleanupInbox, type CleanupReport } from '../inbox/cleanup/index.js';
+import { cleanupInbox, cleanupOutbox } from '../inbox/cleanup/index.js';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
 import type { Database } from '../inbox/index.js';
-import { publishCleanupRun } from './metrics.js';
+import { publishCleanupRun, type CleanupRunReport } from './metrics.js';
 import { cleanupSettings } from './settings.js';
 
 const logger = new Logger();
@@ -19,23 +19,28 @@ let db: Database | undefined;
  * Each run is usually the first call after the cluster paused, so it waits out the resume (about
  * 15 s, longer than the driver's own wait) as the migrations do. Every run publishes `done` (and
  * `deleted` when it returned) to CloudWatch, which the stack's backlog alarm watches.
- * Reads CLUSTER_ARN, SECRET_ARN, DATABASE_NAME, RETENTION_DAYS, CLEANUP_BATCH_SIZE and the
- * POWERTOOLS_* names.
+ * With OUTBOX_RETENTION_DAYS it then deletes the outbox rows dispatched longer ago than that
+ * (`cleanupOutbox`); undispatched and failed rows stay. Reads CLUSTER_ARN, SECRET_ARN,
+ * DATABASE_NAME, RETENTION_DAYS, CLEANUP_BATCH_SIZE, OUTBOX_RETENTION_DAYS and the POWERTOOLS_* names.
  *
  * @example
  * ```ts
  * // lib/: new NodejsFunction(this, 'Cleanup', { entry: 'functions/inbox-cleanup/index.ts', environment: { RETENTION_DAYS: '21', ... } })
  * ```
  */
-export async function handler(_event: unknown, context: Context): Promise<CleanupReport> {
+export async function handler(_event: unknown, context: Context): Promise<CleanupRunReport> {
   const remainingMs = () => context.getRemainingTimeInMillis();
-  let report: CleanupReport | undefined;
+  let report: CleanupRunReport | undefined;
   try {
     const settings = cleanupSettings(process.env);
     const database = (db ??= dataApiDatabaseFromEnv());
     // A paused cluster refuses only the first calls (it does not pause while in use), so a retry
     // starts the run again before any batch was deleted.
-    report = await untilResumed(() => cleanupInbox(database, { ...settings, remainingMs }), { remainingMs });
+    const inbox = await untilResumed(() => cleanupInbox(database, { ...settings, remainingMs }), { remainingMs });
+    const { outboxRetentionMs } = settings;
+    report = outboxRetentionMs === undefined
+      ? inbox
+      : { ...inbox, outbox: await cleanupOutbox(database, { retentionMs: outboxRetentionMs, batchSize: settings.batchSize, remainingMs }) };
     logger.info('inbox cleanup', { ...report, retentionMs: settings.retentionMs });
     return report;
   } catch (error) {

@@ -6,28 +6,36 @@ const DAY_MS = 86_400_000;
 export interface CleanupSettings {
   readonly retentionMs: number;
   readonly batchSize: number | undefined;
+  /** How long dispatched outbox rows are kept; undefined: the outbox is left alone. */
+  readonly outboxRetentionMs: number | undefined;
+}
+
+function days(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = (env[name] ?? '').trim();
+  if (text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InboxConfigError(`${name} must be a positive number of days, but "${env[name] ?? ''}" was given.`);
+  return value * DAY_MS;
 }
 
 /**
  * The retention settings from the environment: `RETENTION_DAYS` (required, a positive number of
- * days, fractions allowed) and `CLEANUP_BATCH_SIZE` (optional, a whole number of rows per statement).
+ * days, fractions allowed), `CLEANUP_BATCH_SIZE` (optional, a whole number of rows per statement)
+ * and `OUTBOX_RETENTION_DAYS` (optional: set, dispatched outbox rows older than that are deleted too).
  * A bad value is refused with the variable's name; `cleanupInbox` then checks the ranges.
  *
  * @example
  * ```ts
- * cleanupSettings({ RETENTION_DAYS: '14' }) // { retentionMs: 1209600000, batchSize: undefined }
+ * cleanupSettings({ RETENTION_DAYS: '14' }) // { retentionMs: 1209600000, batchSize: undefined, outboxRetentionMs: undefined }
  * ```
  */
 export function cleanupSettings(env: NodeJS.ProcessEnv): CleanupSettings {
-  const daysText = (env[INBOX_ENV.retentionDays] ?? '').trim();
-  const days = Number(daysText);
-  if (daysText === '' || !Number.isFinite(days) || days <= 0) {
-    throw new InboxConfigError(`${INBOX_ENV.retentionDays} must be a positive number of days, but "${env[INBOX_ENV.retentionDays] ?? ''}" was given.`);
-  }
+  const retentionMs = days(env, INBOX_ENV.retentionDays);
+  if (retentionMs === undefined) throw new InboxConfigError(`${INBOX_ENV.retentionDays} must be a positive number of days, but "" was given.`);
   const batchText = (env[INBOX_ENV.cleanupBatchSize] ?? '').trim();
   const batchSize = batchText === '' ? undefined : Number(batchText);
   if (batchSize !== undefined && !Number.isInteger(batchSize)) {
     throw new InboxConfigError(`${INBOX_ENV.cleanupBatchSize} must be a whole number of rows, but "${env[INBOX_ENV.cleanupBatchSize] ?? ''}" was given.`);
   }
-  return { retentionMs: days * DAY_MS, batchSize };
+  return { retentionMs, batchSize, outboxRetentionMs: days(env, INBOX_ENV.outboxRetentionDays) };
 }

@@ -28,6 +28,17 @@ export const INBOX_ENV = {
   rotatedRole: 'ROTATED_ROLE',
   /** The name prefix of the short-lived secrets the role rotation's testSecret signs in with. */
   probeSecretPrefix: 'PROBE_SECRET_PREFIX',
+  /**
+   * A consumer's outbox targets, read by `outboxTargetsFromEnv`: JSON of `OutboxTargetsEnv`, a
+   * name per target with its queue URL, topic ARN or event bus.
+   */
+  outboxTargets: 'INBOX_OUTBOX_TARGETS',
+  /** The consumer whose rows the outbox relay sends (its `consumer` option). */
+  outboxConsumer: 'INBOX_OUTBOX_CONSUMER',
+  /** Seconds a row is left to the invocation that wrote it before the relay sends it. */
+  outboxGraceSeconds: 'INBOX_OUTBOX_GRACE_SECONDS',
+  /** Days the cleanup keeps a dispatched outbox row; unset, the cleanup leaves the outbox alone. */
+  outboxRetentionDays: 'OUTBOX_RETENTION_DAYS',
 } as const;
 
 /**
@@ -36,6 +47,25 @@ export const INBOX_ENV = {
  * alternating-users rotation templates. A role of at most 63 - 6 = 57 characters has one.
  */
 export const ROLE_TWIN_SUFFIX = '_clone';
+
+/**
+ * One outbox target as the infrastructure describes it in `INBOX_ENV.outboxTargets`: an SQS queue
+ * (its URL; `.fifo` at the end makes it FIFO), an SNS topic (its ARN) or an EventBridge bus (its
+ * name or ARN, and optionally the events' source and detail-type).
+ *
+ * @example
+ * ```ts
+ * const targets: OutboxTargetsEnv = { shipped: { type: 'sqs', queueUrl: queue.queueUrl } };
+ * environment[INBOX_ENV.outboxTargets] = JSON.stringify(targets);
+ * ```
+ */
+export type OutboxTargetEnv =
+  | { readonly type: 'sqs'; readonly queueUrl: string; readonly maxMessageBytes?: number }
+  | { readonly type: 'sns'; readonly topicArn: string; readonly maxMessageBytes?: number }
+  | { readonly type: 'eventbridge'; readonly eventBusName: string; readonly source?: string; readonly detailType?: string };
+
+/** The JSON of `INBOX_ENV.outboxTargets`: each target by its name. */
+export type OutboxTargetsEnv = Readonly<Record<string, OutboxTargetEnv>>;
 
 /** What became of one record, SQS or Kafka: each kind is also the name of the metric that counts it. */
 export const OutcomeKind = {
@@ -58,12 +88,33 @@ export const INBOX_METRICS = {
   keyFallback: 'keyFallback',
 } as const;
 
+/**
+ * The outbox's metrics (unit Count, the age in Milliseconds): published by the consumer for its
+ * batches and by the relay for its runs.
+ */
+export const OUTBOX_METRICS = {
+  /** Rows written by messages that committed. */
+  written: 'outboxWritten',
+  /** Rows the invocation that wrote them sent after the commit. */
+  sentAfterCommit: 'outboxSentAfterCommit',
+  /** Rows the relay sent. */
+  sentByRelay: 'outboxSentByRelay',
+  /** Rows a target refused for ever: marked failed with the reason, never sent again. */
+  failed: 'outboxFailed',
+  /** Rows left undispatched for the relay (by a send that did not go, or for lack of time). */
+  left: 'outboxLeft',
+  /** The age of the oldest row neither dispatched nor failed, after a relay run (0 when none). */
+  oldestUndispatchedAge: 'outboxOldestUndispatchedAge',
+} as const;
+
 /** The metrics the cleanup publishes, one EMF document a run (unit Count). */
 export const CLEANUP_METRICS = {
   /** Rows deleted by a run that returned. */
   deleted: 'deleted',
   /** 1 when nothing past the retention was left, else 0 (a failed run included). */
   done: 'done',
+  /** Dispatched outbox rows deleted by a run that returned. */
+  outboxDeleted: 'outboxDeleted',
 } as const;
 
 /**

@@ -12,6 +12,9 @@ export type {
   StatementModeOptions,
   TransactionModeOptions,
 } from './options.js';
+export { OutboxMessageRefusedError, OutboxTargetError } from './outbox/errors.js';
+export type { OutboxMessage } from './outbox/outbox-message.js';
+export type { OutboxContext, OutboxDispatchReport, OutboxOptions, StatementOutboxOptions } from './outbox/outbox-options.js';
 export { isRedelivered, OutcomeKind } from './outcome.js';
 export type { KeyFallback, Outcome } from './outcome.js';
 export { ClaimVanishedError, DeadlineError, FifoSkipError, InvalidEventError, InvalidKeyError, MissingKeyAttributeError, PermanentError } from './pipeline/errors.js';

@@ -3,6 +3,7 @@ import type { Database, Transaction } from './database/database.js';
 import { INBOX_ENV, MAX_KEY_LENGTH, TIME_DEFAULTS } from './contract.js';
 import { InboxConfigError } from './errors.js';
 import type { Outcome } from './outcome.js';
+import { resolveOutbox, type OutboxContext, type OutboxOptions, type ResolvedOutbox, type StatementOutboxOptions } from './outbox/outbox-options.js';
 import type { SqlStatement } from './sql/sql.js';
 
 /**
@@ -25,10 +26,12 @@ export interface MessageContext<R = SQSRecord> {
   record: R;
   /** The idempotency key the message was claimed under. */
   key: string;
+  /** Writes outgoing messages in the claim's transaction, sent after the commit (the `outbox` option's targets). */
+  outbox: OutboxContext;
 }
 
-/** What a statement-mode effect is given: the record and its key; no transaction. */
-export type StatementContext<R = SQSRecord> = Omit<MessageContext<R>, 'tx'>;
+/** What a statement-mode effect is given: the record and its key; no transaction (statement mode's outbox is its `messages`). */
+export type StatementContext<R = SQSRecord> = Omit<MessageContext<R>, 'tx' | 'outbox'>;
 
 /**
  * The logger the kit writes one structured line per record to; a Powertools `Logger` fits.
@@ -70,8 +73,8 @@ export interface InboxCommonOptions<T, R = SQSRecord> {
   readonly parse?: (record: R) => T | Promise<T>;
   /**
    * The idempotency key of a record.
-   * @default SQS: the `idempotency-key` message attribute, else `attributes.MessageDeduplicationId`,
-   * else `messageId`; Kafka: the `idempotency-key` header, else `<topic>:<partition>:<offset>`
+   * @default SQS: the `idempotency-key` message attribute, else the key of an EventBridge event or
+   * SNS notification the body is, else `attributes.MessageDeduplicationId`, else `messageId`; Kafka: the `idempotency-key` header, else `<topic>:<partition>:<offset>`
    */
   readonly key?: (record: R) => string;
   /**
@@ -129,6 +132,11 @@ export interface TransactionModeOptions<T, R = SQSRecord> extends InboxCommonOpt
   /** Runs inside the claim's transaction, only on a fresh claim; a throw rolls the claim back. */
   readonly handle: (message: T, ctx: MessageContext<R>) => Promise<void>;
   readonly statement?: never;
+  /**
+   * Targets of `ctx.outbox.send`: messages sent on exactly when this message's effect commits.
+   * @default none: `ctx.outbox.send` throws
+   */
+  readonly outbox?: OutboxOptions & { readonly messages?: never };
 }
 
 /** Statement mode: the effect is one statement, composed with the claim (one round trip a message). */
@@ -136,6 +144,11 @@ export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptio
   /** The effect as one statement; the kit makes it survive only with a fresh claim. */
   readonly statement: (message: T, ctx: StatementContext<R>) => SqlStatement;
   readonly handle?: never;
+  /**
+   * Messages sent on exactly when this message's statement commits, written by CTEs of the same statement.
+   * @default none
+   */
+  readonly outbox?: StatementOutboxOptions<T, R>;
 }
 
 /**
@@ -186,6 +199,7 @@ export interface ResolvedOptions<T, R> {
   readonly onOutcome: ((outcome: Outcome) => void) | undefined;
   readonly logger: InboxLogger | undefined;
   readonly metrics: InboxMetrics | undefined;
+  readonly outbox: ResolvedOutbox | undefined;
 }
 
 const CONSUMER = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
@@ -226,10 +240,11 @@ function modeOf<T, R>(options: InboxOptions<T, R>): ApplyMode<T, R> {
  */
 export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptions<T, R> {
   if (typeof options !== 'object' || options === null) throw new InboxConfigError('inbox options are required.');
+  const mode = modeOf(options);
   const resolved: ResolvedOptions<T, R> = {
     consumer: options.consumer,
     db: options.db,
-    mode: modeOf(options),
+    mode,
     parse: optionalFunction('parse', options.parse),
     key: optionalFunction('key', options.key),
     requireKeyAttribute: options.requireKeyAttribute ?? process.env[INBOX_ENV.requireKeyAttribute] === 'true',
@@ -241,6 +256,7 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
     onOutcome: optionalFunction('onOutcome', options.onOutcome),
     logger: options.logger,
     metrics: options.metrics,
+    outbox: resolveOutbox(options.outbox, mode.kind),
   };
   if (typeof resolved.consumer !== 'string' || !CONSUMER.test(resolved.consumer)) {
     throw new InboxConfigError(`consumer must be 1 to 128 letters, digits or ._:/- starting with a letter or digit, but "${String(resolved.consumer)}" was given.`);

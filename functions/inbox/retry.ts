@@ -68,9 +68,9 @@ export function backoffDelay(retry: number, backoff: Backoff, random: () => numb
 
 /**
  * Runs `attempt` until it succeeds, an error is not `retryable`, or the tries or the deadline run
- * out, waiting with exponential backoff in between. The kit's one retry loop: transient database
- * errors in place, a resuming Aurora cluster, the emulators' waits; the producer, whose retries are
- * partial (only a batch's failed entries go again), paces its own loop with `backoffDelay` and `sleep`.
+ * out, waiting with exponential backoff in between. The kit's one retry loop for single calls:
+ * transient database errors in place, a resuming Aurora cluster, the emulators' waits. Batch calls
+ * whose entries fail one by one (the producer, the outbox's publishers) go through `retryEntries`.
  *
  * @example
  * ```ts
@@ -98,4 +98,71 @@ export async function retry<T>(attempt: (tryNumber: number) => Promise<T>, polic
       await sleep(delay);
     }
   }
+}
+
+/** What a batch call answered for one of its entries. */
+export type EntryAnswer<D, F> =
+  | { readonly kind: 'done'; readonly value: D }
+  | { readonly kind: 'retry'; readonly failure: F }
+  | { readonly kind: 'failed'; readonly failure: F };
+
+/** How `retryEntries` tries the entries a batch call did not take. */
+export interface EntryRetryPolicy {
+  /** Calls in all that carry an entry, the first included. */
+  readonly attempts: number;
+  readonly backoff: Backoff;
+  /**
+   * No retry is started when its wait would leave less than `marginMs` of `remainingMs()`.
+   * @default no deadline
+   */
+  readonly deadline?: { readonly remainingMs: () => number; readonly marginMs: number };
+}
+
+/** What became of every entry: taken, refused for good, or still failing when the tries or the time ran out. */
+export interface EntryResults<E, D, F> {
+  readonly done: { readonly entry: E; readonly value: D; readonly attempts: number }[];
+  readonly failed: { readonly entry: E; readonly failure: F; readonly attempts: number }[];
+  readonly left: { readonly entry: E; readonly failure: F; readonly attempts: number }[];
+}
+
+/**
+ * The retry loop of batch calls that answer entry by entry (SQS SendMessageBatch, SNS PublishBatch,
+ * EventBridge PutEvents): `call` is made with the entries, then again with only those it answered
+ * `retry` for, in their order, with backoff between calls, until none is left or the attempts or
+ * the deadline run out. `call` answers every entry it was given, in order, and does not throw (a
+ * call that failed as a whole answers each of its entries alike).
+ *
+ * @example
+ * ```ts
+ * const { done, failed, left } = await retryEntries(entries, (batch) => publish(batch), { attempts: 4, backoff: { baseMs: 50, maxMs: 2000 } });
+ * ```
+ */
+export async function retryEntries<E, D, F>(
+  entries: readonly E[],
+  call: (entries: readonly E[]) => Promise<readonly EntryAnswer<D, F>[]>,
+  policy: EntryRetryPolicy,
+): Promise<EntryResults<E, D, F>> {
+  const results: EntryResults<E, D, F> = { done: [], failed: [], left: [] };
+  let pending = [...entries];
+  for (let attempt = 1; pending.length > 0; attempt += 1) {
+    const answers = await call(pending);
+    if (answers.length !== pending.length) throw new RangeError(`a batch call answered ${answers.length} entries of ${pending.length}: it must answer each one.`);
+    const again: { entry: E; failure: F }[] = [];
+    pending.forEach((entry, i) => {
+      const answer = answers[i];
+      if (answer?.kind === 'done') results.done.push({ entry, value: answer.value, attempts: attempt });
+      else if (answer?.kind === 'failed') results.failed.push({ entry, failure: answer.failure, attempts: attempt });
+      else if (answer !== undefined) again.push({ entry, failure: answer.failure });
+    });
+    if (again.length === 0) break;
+    const delay = backoffDelay(attempt, policy.backoff);
+    const outOfTime = policy.deadline !== undefined && policy.deadline.remainingMs() - delay < policy.deadline.marginMs;
+    if (attempt >= policy.attempts || outOfTime) {
+      results.left.push(...again.map(({ entry, failure }) => ({ entry, failure, attempts: attempt })));
+      break;
+    }
+    await sleep(delay);
+    pending = again.map(({ entry }) => entry);
+  }
+  return results;
 }

@@ -69,7 +69,7 @@ describe('the package as a consumer installs it (npm pack, then a project of its
 
   it('packs the build and the kit migration, and no test, source or example code', async () => {
     const files = (await sh('tar', ['-tzf', tarball], ROOT)).trim().split('\n').map((file) => file.replace(/^package\//, ''));
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/migrations/0001_consumed_message.sql', 'dist/lib/index.js', 'dist/local/index.js']));
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/migrations/0001_consumed_message.sql', 'dist/migrations/0004_outbox_message.sql', 'dist/functions/inbox/outbox/index.js', 'dist/lib/index.js', 'dist/local/index.js']));
     expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md'].includes(file))).toEqual([]);
     expect(files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((file) => /order-worker|demo|0002_orders/.test(file))).toEqual([]);

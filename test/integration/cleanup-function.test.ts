@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CleanupReport } from '../../functions/inbox/cleanup/index.js';
+import type { CleanupRunReport } from '../../functions/inbox-cleanup/metrics.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { captureStdout } from '../support/capture-stdout.js';
@@ -11,7 +11,7 @@ const NAMESPACE = 'SqsInbox/cleanup-test';
 describe('the scheduled cleanup handler over the Data API (emulator, real PostgreSQL)', () => {
   let fresh: FreshDatabase;
   let api: RunningDataApi;
-  let handler: (event: unknown, context: Context) => Promise<CleanupReport>;
+  let handler: (event: unknown, context: Context) => Promise<CleanupRunReport>;
   let stdout: ReturnType<typeof captureStdout>;
 
   /** Inserts `count` inbox rows processed `ageDays` ago. */
@@ -97,5 +97,22 @@ describe('the scheduled cleanup handler over the Data API (emulator, real Postgr
     expect(await remaining()).toBe(3);
     expect(stdout.emf()[0]).toMatchObject({ done: 0 });
     expect(stdout.emf()[0]).not.toHaveProperty('deleted');
+  });
+
+  it('with OUTBOX_RETENTION_DAYS also deletes the dispatched outbox rows past it, publishing outboxDeleted, and keeps the open ones', async () => {
+    await fresh.pool.query(`INSERT INTO outbox_message (id, consumer_name, message_key, target, body, size_bytes, dispatched_at)
+      SELECT gen_random_uuid(), 'cleanup-fn', 'k' || g, 'shipped', 'b', 1, CASE WHEN g <= 4 THEN now() - interval '10 days' END FROM generate_series(1, 6) g`);
+    process.env.OUTBOX_RETENTION_DAYS = '7';
+    try {
+      const report = await handler({}, lambdaContext(600_000));
+
+      expect(report.outbox).toEqual({ deleted: 4, groupsDeleted: 0, batches: 2, done: true });
+      expect(stdout.emf()[0]).toMatchObject({ outboxDeleted: 4, done: 1 });
+      const { rows: left } = await fresh.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_message WHERE dispatched_at IS NULL');
+      expect(left[0]!.n).toBe(2);
+    } finally {
+      delete process.env.OUTBOX_RETENTION_DAYS;
+      await fresh.pool.query('DELETE FROM outbox_message');
+    }
   });
 });

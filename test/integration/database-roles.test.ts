@@ -8,8 +8,9 @@ import { migrationsHandler } from '../../functions/migrate/index.js';
 import type { MigrationsResourceResponse } from '../../functions/migrate/on-event.js';
 import { RoleSecretError, scramVerifier } from '../../functions/database-roles/index.js';
 import { ROLE_SECRETS_ENV } from '../../functions/migrate/role-secrets.js';
-import { processBatch, type Outcome } from '../../functions/inbox/index.js';
-import { cleanupInbox } from '../../functions/inbox/cleanup/index.js';
+import { processBatch, type OutboxContext, type Outcome } from '../../functions/inbox/index.js';
+import { relayOutbox, type Publisher } from '../../functions/inbox/outbox/index.js';
+import { cleanupInbox, cleanupOutbox } from '../../functions/inbox/cleanup/index.js';
 import { dataApiDatabase } from '../../functions/inbox/data-api/index.js';
 import { recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
@@ -267,5 +268,61 @@ describe('inbox_set_role_password takes only what it is for', () => {
     expect((await call('inbox_no_such_role', verifier())).code).toBe('42704');
     expect((await call('Robert"; DROP ROLE x; --', verifier())).code).toBe('22023');
     expect((await call(null, verifier())).code).toBe('22023');
+  });
+});
+
+describe('the outbox under the reference roles (0005)', () => {
+  const RELAY_SECRET = secretArn('relay');
+  /** A publisher that takes everything at the first try, or leaves everything (`retry`), as `taking` says. */
+  const publisher = (taking: { now: boolean }): Publisher => ({
+    fifo: true, maxBatchEntries: 10,
+    publish: async (entries) => entries.map(() => (taking.now ? { kind: 'sent' } : { kind: 'retry', reason: 'not yet' })),
+  });
+  const rowsOf = async (consumer: string) => (await pool.query<{ dispatched_at: Date | null }>(
+    'SELECT dispatched_at FROM outbox_message WHERE consumer_name = $1', [consumer])).rows;
+
+  beforeAll(async () => {
+    // The relay role has no secret in the stack yet: give it one here, as the migrate function will.
+    secrets[RELAY_SECRET] = { username: 'inbox_relay', password: newPassword() };
+    await admin((connection) => connection.query('SELECT inbox_set_role_password($1, $2)', ['inbox_relay', scramVerifier(secrets[RELAY_SECRET]!.password)]));
+  });
+
+  it('the worker writes FIFO rows in its claim, sends and marks them; the relay sends what it left; the cleanup purges the dispatched', async () => {
+    const consumer = `outbox-roles-${randomUUID().slice(0, 8)}`;
+    const taking = { now: false };
+    const options = (db: ReturnType<typeof signedIn>) => ({
+      consumer, db,
+      handle: async (order: { orderId: string }, { outbox }: { outbox: OutboxContext }) => {
+        await outbox.send({ target: 'shipped', body: order, groupId: 'customer-1' });
+      },
+      outbox: { targets: { shipped: publisher(taking) }, maxAttempts: 1 },
+    });
+
+    await processBatch(sqsEvent(sqsRecord({ orderId: 'a' }, { key: `a-${consumer}` })), lambdaContext(), options(signedIn(SECRET.worker)));
+    expect(await rowsOf(consumer)).toEqual([{ dispatched_at: null }]);
+    taking.now = true;
+    await processBatch(sqsEvent(sqsRecord({ orderId: 'b' }, { key: `b-${consumer}` })), lambdaContext(), options(signedIn(SECRET.worker)));
+    await pool.query(`UPDATE outbox_message SET created_at = now() - interval '1 hour', claimed_until = now() WHERE consumer_name = $1`, [consumer]);
+    await pool.query(`UPDATE outbox_group SET held_until = now() WHERE consumer_name = $1`, [consumer]);
+
+    const relayed = await relayOutbox(signedIn(RELAY_SECRET), { shipped: publisher(taking) }, { consumer });
+    expect(relayed).toMatchObject({ sent: 2, failed: 0, undispatched: 0 });
+    await pool.query(`UPDATE outbox_message SET dispatched_at = now() - interval '30 days' WHERE consumer_name = $1`, [consumer]);
+    const cleaned = await cleanupOutbox(signedIn(SECRET.cleanup), { retentionMs: 7 * 86_400_000 });
+
+    expect(cleaned.deleted).toBeGreaterThanOrEqual(2);
+    expect(await rowsOf(consumer)).toEqual([]);
+  });
+
+  it.each([
+    ['the worker', SECRET.worker, 'DELETE FROM outbox_message'],
+    ['the worker', SECRET.worker, "UPDATE outbox_message SET claimed_by = 'someone else'"],
+    ['the relay', RELAY_SECRET, "INSERT INTO outbox_message (id, consumer_name, message_key, target, body, size_bytes) VALUES (gen_random_uuid(), 'c', 'k', 't', 'b', 1)"],
+    ['the relay', RELAY_SECRET, 'DELETE FROM outbox_message'],
+    ['the relay', RELAY_SECRET, 'SELECT * FROM consumed_message'],
+    ['the cleanup', SECRET.cleanup, 'SELECT body FROM outbox_message'],
+    ['the cleanup', SECRET.cleanup, "UPDATE outbox_message SET failed_at = now()"],
+  ])('%s cannot run %s: SQLState 42501', async (_who, secret, statement) => {
+    await expectInsufficientPrivilege(execute(secret, statement));
   });
 });

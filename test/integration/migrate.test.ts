@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database } from '../../functions/inbox/index.js';
 import { migrationChecksum } from '../../functions/inbox/internal.js';
-import { migrate, MigrationChecksumError, MigrationFailedError, readMigrations, type Migration } from '../../functions/inbox/migrations/index.js';
+import { inboxMigrations, migrate, MigrationChecksumError, MigrationFailedError, readMigrations, type Migration } from '../../functions/inbox/migrations/index.js';
 import { emptyDatabase, type FreshDatabase } from '../support/database.js';
 import { drivers, type DriverTarget } from '../support/drivers.js';
 
@@ -76,12 +76,22 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
       expect((await fresh.pool.query('SELECT count(*)::int AS n FROM customers')).rows[0]).toEqual({ n: 1 });
     });
 
+    it("the kit's own migrations alone build the inbox and the outbox, with none of the reference app's roles or tables", async () => {
+      const { fresh, db } = await empty();
+
+      const report = await migrate(db, await inboxMigrations());
+
+      expect(report.applied).toEqual(['0001_consumed_message.sql', '0004_outbox_message.sql']);
+      const tables = await fresh.pool.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`);
+      expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual(['consumed_message', 'outbox_group', 'outbox_message', 'schema_migrations']);
+    });
+
     it("builds the project's schema: consumed_message as the design has it, and the example orders tables", async () => {
       const { fresh, db } = await empty();
 
       const report = await migrate(db, await readMigrations(PROJECT_MIGRATIONS));
 
-      expect(report.applied).toEqual(['0001_consumed_message.sql', '0002_orders.sql', '0003_database_roles.sql', '0004_role_twins.sql']);
+      expect(report.applied).toEqual(['0001_consumed_message.sql', '0002_orders.sql', '0003_database_roles.sql', '0004_outbox_message.sql', '0005_outbox_grants.sql', '0006_role_twins.sql']);
       const columns = await fresh.pool.query(`SELECT column_name, data_type, is_nullable, column_default
         FROM information_schema.columns WHERE table_name = 'consumed_message' ORDER BY ordinal_position`);
       expect(columns.rows).toEqual([

@@ -65,19 +65,33 @@ SELECT (SELECT count(*)::int FROM inbox_claim) AS claimed`;
 }
 
 /**
+ * More of a guarded statement (the outbox's rows): CTEs after the effect, which read `claimed` (the
+ * claim's RETURNING, one row on a fresh claim) so they write nothing for a taken key, and columns
+ * of its answer.
+ */
+export interface GuardedAddition {
+  readonly ctes: SqlStatement;
+  readonly columns: SqlStatement;
+}
+
+/**
  * Statement mode: the claim and the user's effect in one statement. Data-modifying CTEs always run,
  * so when the key is taken the statement divides by zero (SQLSTATE 22012) and nothing of it,
  * the effect included, survives; the payload hash then tells duplicate from collision.
+ * `addition` (the outbox's rows) adds CTEs that read the claim's rows, so they write nothing for a
+ * taken key, and columns to the answer.
  *
  * @example
  * ```ts
  * await db.query(guardedStatement(target, sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${id}`));
  * ```
  */
-export function guardedStatement(target: ClaimTarget, effect: SqlStatement): SqlStatement {
+export function guardedStatement(target: ClaimTarget, effect: SqlStatement, addition?: (claimed: SqlStatement) => GuardedAddition): SqlStatement {
+  const more = addition?.(sql`inbox_claim`);
   return sql`${claimCtes(target, 'processed', null)},
-inbox_effect AS (${effect})
-SELECT 1 / (SELECT count(*)::int FROM inbox_claim) AS claimed`;
+inbox_effect AS (${effect})${more ? sql`,
+${more.ctes}` : sql``}
+SELECT 1 / (SELECT count(*)::int FROM inbox_claim) AS claimed${more ? sql`, ${more.columns}` : sql``}`;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Database } from '../database/database.js';
-import { InboxConfigError } from '../errors.js';
-import { CLEANUP_BATCH_SIZE } from '../contract.js';
 import { sql } from '../sql/sql.js';
+import { batchedDeleteOptions, deleteInBatches } from './delete-in-batches.js';
 
 /** Options of `cleanupInbox`. */
 export interface CleanupOptions {
@@ -41,8 +40,6 @@ export interface CleanupReport {
   done: boolean;
 }
 
-const CLEANUP_DEFAULTS = { batchSize: CLEANUP_BATCH_SIZE.default, marginMs: 5000, minRetentionMs: 60_000 } as const;
-
 /**
  * Deletes inbox rows past the retention in bounded batches (a keyed subquery with LIMIT and SKIP
  * LOCKED, never one unbounded DELETE), until a batch comes back short or time runs out. Keep the
@@ -55,34 +52,12 @@ const CLEANUP_DEFAULTS = { batchSize: CLEANUP_BATCH_SIZE.default, marginMs: 5000
  * ```
  */
 export async function cleanupInbox(db: Database, options: CleanupOptions): Promise<CleanupReport> {
-  const batchSize = options.batchSize ?? CLEANUP_DEFAULTS.batchSize;
-  const marginMs = options.marginMs ?? CLEANUP_DEFAULTS.marginMs;
-  if (!Number.isFinite(options.retentionMs) || options.retentionMs < CLEANUP_DEFAULTS.minRetentionMs) {
-    throw new InboxConfigError(`retentionMs must be at least ${CLEANUP_DEFAULTS.minRetentionMs} (one minute), but ${String(options.retentionMs)} was given.`);
-  }
-  const { min, max } = CLEANUP_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < min || batchSize > max) {
-    throw new InboxConfigError(`batchSize must be a whole number from ${min} to ${max}, but ${String(batchSize)} was given.`);
-  }
-  if (!Number.isFinite(marginMs) || marginMs < 0) {
-    throw new InboxConfigError(`marginMs must be a number of milliseconds of 0 or more, but ${String(marginMs)} was given.`);
-  }
-  const retentionSeconds = options.retentionMs / 1000;
-  const report: CleanupReport = { deleted: 0, batches: 0, done: false };
-  while (!options.remainingMs || options.remainingMs() >= marginMs) {
-    const { rowCount } = await db.query(sql`DELETE FROM consumed_message
+  const settings = batchedDeleteOptions(options);
+  return deleteInBatches(db, sql`DELETE FROM consumed_message
       WHERE (consumer_name, message_id) IN (
         SELECT consumer_name, message_id FROM consumed_message
-        WHERE processed_at < now() - make_interval(secs => ${retentionSeconds})
+        WHERE processed_at < now() - make_interval(secs => ${options.retentionMs / 1000})
         ORDER BY processed_at
-        LIMIT ${batchSize}
-        FOR UPDATE SKIP LOCKED)`);
-    report.batches += 1;
-    report.deleted += rowCount;
-    if (rowCount < batchSize) {
-      report.done = true;
-      break;
-    }
-  }
-  return report;
+        LIMIT ${settings.batchSize}
+        FOR UPDATE SKIP LOCKED)`, settings);
 }

@@ -10,6 +10,7 @@ import {
 import type { Database } from '../database/database.js';
 import { withTransactionScope } from '../database/transaction-scope.js';
 import type { ApplyMode } from '../options.js';
+import { NO_OUTBOX, type OutboxBatch } from '../outbox/outbox-batch.js';
 import { retry, type RetryPolicy } from '../retry.js';
 import { SqlState, sqlStateOf } from '../sql/sql-state.js';
 import { ClaimVanishedError } from './errors.js';
@@ -56,11 +57,13 @@ export async function rejectRecord(db: Database, target: ClaimTarget, reason: un
 
 async function inStatementMode<T, R>(
   db: Database, statement: Extract<ApplyMode<T, R>, { kind: 'statement' }>['statement'],
-  message: T, record: R, target: ClaimTarget, policy: RetryPolicy,
+  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, outbox: OutboxBatch | undefined,
 ): Promise<RecordResult> {
   const effect = statement(message, { record, key: target.key });
+  const writes = outbox?.inStatement(message, { record, key: target.key });
   try {
-    await retry(() => db.query(guardedStatement(target, effect)), policy);
+    const { rows } = await retry(() => db.query(guardedStatement(target, effect, writes?.addition)), policy);
+    writes?.committed(rows[0]);
     return { kind: 'processed' };
   } catch (error) {
     if (sqlStateOf(error) !== SqlState.divisionByZero) throw error;
@@ -84,28 +87,39 @@ function idleBound(policy: RetryPolicy): number | undefined {
 
 async function inTransactionMode<T, R>(
   db: Database, handle: Extract<ApplyMode<T, R>, { kind: 'transaction' }>['handle'],
-  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void,
+  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void, outbox: OutboxBatch | undefined,
 ): Promise<RecordResult> {
-  return retry(() => db.transaction(async (tx): Promise<RecordResult> => {
-    const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(policy) }));
-    if (Number(rows[0]?.claimed) !== 1) {
-      const found = await existing(tx, target);
-      if (found === undefined) throw new ClaimVanishedError(target.key);
-      return { kind: found.kind };
-    }
-    // The handler's queries are the kit's to bound whatever the driver: one still running when
-    // handle returns rolls the message back, one issued after is refused and reported.
-    await withTransactionScope((statement) => tx.query(statement), (scoped) => handle(message, { tx: scoped, record, key: target.key }), onLateQuery);
-    return { kind: 'processed' };
-  }), policy);
+  return retry(async () => {
+    let writes: ReturnType<OutboxBatch['inTransaction']> | undefined;
+    const result = await db.transaction(async (tx): Promise<RecordResult> => {
+      const { rows } = await tx.query<{ claimed: number }>(claimStatement({ ...target, idleTimeoutMs: idleBound(policy) }));
+      if (Number(rows[0]?.claimed) !== 1) {
+        const found = await existing(tx, target);
+        if (found === undefined) throw new ClaimVanishedError(target.key);
+        return { kind: found.kind };
+      }
+      // The handler's queries, its outbox rows included, are the kit's to bound whatever the driver:
+      // one still running when handle returns rolls the message back, one issued after is refused and reported.
+      await withTransactionScope((statement) => tx.query(statement), (scoped) => {
+        writes = outbox?.inTransaction(scoped, target.key);
+        return handle(message, { tx: scoped, record, key: target.key, outbox: writes?.context ?? NO_OUTBOX });
+      }, onLateQuery);
+      return { kind: 'processed' };
+    });
+    // Only what committed is sent: rows of an attempt that rolled back are gone with it.
+    writes?.committed();
+    return result;
+  }, policy);
 }
 
 /**
  * Claims the record's key and applies its effect in one transaction (transaction mode) or one
- * guarded statement (statement mode), retrying transient errors in place. Resolves to processed,
- * duplicate or collision; throws what the handler or the database threw, `UnawaitedQueryError`
- * when `handle` returned with queries still running. `onLateQuery` is told of each query the
- * handler issues after it returned (refused with `TransactionEndedError`).
+ * guarded statement (statement mode), retrying transient errors in place. With the batch's
+ * `outbox`, the message's outgoing rows are written in the same transaction or statement, and kept
+ * for the send after the commit once it committed. Resolves to processed, duplicate or collision;
+ * throws what the handler or the database threw, `UnawaitedQueryError` when `handle` returned with
+ * queries still running. `onLateQuery` is told of each query the handler issues after it returned
+ * (refused with `TransactionEndedError`).
  *
  * @example
  * ```ts
@@ -113,9 +127,9 @@ async function inTransactionMode<T, R>(
  * ```
  */
 export function applyRecord<T, R>(
-  db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void,
+  db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void, outbox?: OutboxBatch,
 ): Promise<RecordResult> {
   return mode.kind === 'statement'
-    ? inStatementMode(db, mode.statement, message, record, target, policy)
-    : inTransactionMode(db, mode.handle, message, record, target, policy, onLateQuery);
+    ? inStatementMode(db, mode.statement, message, record, target, policy, outbox)
+    : inTransactionMode(db, mode.handle, message, record, target, policy, onLateQuery, outbox);
 }

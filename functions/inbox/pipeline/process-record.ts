@@ -1,5 +1,6 @@
 import type { ClaimTarget } from '../claim/claim.js';
 import type { ResolvedOptions } from '../options.js';
+import type { OutboxBatch } from '../outbox/outbox-batch.js';
 import type { RetryPolicy } from '../retry.js';
 import { applyRecord, rejectRecord } from './apply.js';
 import { isPermanentError } from './errors.js';
@@ -21,6 +22,7 @@ export async function processRecord<T, R>(
   options: ResolvedOptions<T, R>,
   defaultParse: (record: R) => unknown,
   policy: RetryPolicy,
+  outbox?: OutboxBatch,
 ): Promise<RecordResult> {
   const base = { consumer: options.consumer, hash: prepared.hash, lockTimeoutMs: options.lockTimeoutMs };
   if (!prepared.key.ok) return rejectRecord(options.db, { ...base, key: prepared.rejectKey }, prepared.key.error, policy);
@@ -32,7 +34,7 @@ export async function processRecord<T, R>(
     return rejectRecord(options.db, target, error, policy);
   }
   try {
-    return await applyRecord(options.db, options.mode, message, prepared.record, target, policy, () => reportLateQuery(prepared.messageId, target.key, options));
+    return await applyRecord(options.db, options.mode, message, prepared.record, target, policy, () => reportLateQuery(prepared.messageId, target.key, options), outbox);
   } catch (error) {
     if (isPermanentError(error)) return rejectRecord(options.db, target, error, policy);
     return { kind: 'failed', error };

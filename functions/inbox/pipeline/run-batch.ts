@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import { payloadHash } from '../claim/payload-hash.js';
 import type { ResolvedOptions } from '../options.js';
 import { isRedelivered, type Outcome } from '../outcome.js';
+import { outboxBatch } from '../outbox/outbox-batch.js';
 import { DeadlineError, FifoSkipError, MissingKeyAttributeError } from './errors.js';
 import { laneItems, runLanes } from './lanes.js';
 import { keyOf } from './message-key.js';
@@ -70,7 +71,9 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
  * The one pipeline behind every entry point: reads the event through its `source`, then runs each
  * record through the per-message rule, ordered lanes (FIFO groups, Kafka partitions) in order and
  * up to `concurrency` lanes at once, skipping the rest of a lane after a failure and every record
- * once the invocation is short of time. Resolves to every record with its outcome, in the event's order.
+ * once the invocation is short of time. With an outbox, the rows the batch's messages committed are
+ * sent before it resolves (a send that fails leaves its row for the relay and changes no outcome).
+ * Resolves to every record with its outcome, in the event's order.
  *
  * @example
  * ```ts
@@ -85,6 +88,7 @@ export async function runBatch<T, R>(event: unknown, context: Context | undefine
   const prepared = records.map((record) => prepare(record, options, source));
   const outcomes = new Map<PreparedRecord<R>, Outcome>();
   let batchFailed = false;
+  const outbox = options.outbox && outboxBatch({ ...options, outbox: options.outbox, remainingMs, policy });
 
   await runLanes(laneItems(prepared, laneOf), options.concurrency, async (lane) => {
     let laneFailed = false;
@@ -93,7 +97,7 @@ export async function runBatch<T, R>(event: unknown, context: Context | undefine
       const skipped = skipError(item, { laneFailed, batchFailed }, options, source, remainingMs());
       const result: RecordResult = skipped
         ? { kind: 'skipped', error: skipped }
-        : await processRecord(item, options, (r) => source.parse(r), policy);
+        : await processRecord(item, options, (r) => source.parse(r), policy, outbox);
       if (item.lane !== undefined && isRedelivered(result.kind)) {
         laneFailed = true;
         batchFailed = true;
@@ -103,6 +107,8 @@ export async function runBatch<T, R>(event: unknown, context: Context | undefine
       observe(outcome, options);
     }
   });
+  // Before the batch answers: the rows its messages committed are sent, or left for the relay.
+  await outbox?.sendAfterCommit();
 
   return prepared.map((item) => ({
     record: item.record,

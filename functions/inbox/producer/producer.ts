@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { awsErrorSummary, isRetryableAwsError } from '../aws-errors.js';
 import { InboxConfigError } from '../errors.js';
-import { backoffDelay, sleep } from '../retry.js';
+import { retryEntries, type EntryAnswer } from '../retry.js';
 import { withDefaults } from '../with-defaults.js';
 import { batches } from './batches.js';
 import { prepare, type Prepared } from './outgoing-entry.js';
@@ -8,21 +9,33 @@ import type { FailedMessage, OutgoingMessage, SendMessagesOptions, SendMessagesR
 
 export type { FailedMessage, OutgoingMessage, SendMessagesOptions, SendMessagesResult, SentMessage } from './types.js';
 
+const MAX_BATCH_ENTRIES = 10;
 const PRODUCER_DEFAULTS = { maxAttempts: 4, baseDelayMs: 50, maxDelayMs: 2000, maxBatchBytes: 262_144 } as const;
-const THROTTLING = /Throttl|RequestThrottled|OverLimit|SlowDown/;
+type Failure = { code: string; message: string };
+type Answer = EntryAnswer<Pick<SentMessage, 'messageId' | 'sequenceNumber'>, Failure>;
 
-function isRetryable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return true;
-  const details = error as { $fault?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number }; name?: string };
-  if (details.$retryable !== undefined || details.$fault === 'server') return true;
-  if (THROTTLING.test(details.name ?? '')) return true;
-  // No HTTP status: the call never got an answer (a network error), so it may succeed again.
-  return details.$metadata?.httpStatusCode === undefined;
-}
-
-function errorSummary(error: unknown): { code: string; message: string } {
-  if (error instanceof Error) return { code: error.name, message: error.message };
-  return { code: 'Error', message: String(error) };
+/**
+ * One SendMessageBatch call, answered entry by entry: taken, refused as the sender's fault, or to
+ * be sent again (SQS failed it on its side, left it out of both lists, or the call failed in a
+ * retryable way). A call refused as a whole in a way that cannot change refuses every entry.
+ */
+async function sendBatch(client: SQSClient, queueUrl: string, pending: readonly Prepared[]): Promise<Answer[]> {
+  try {
+    const response = await client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending.map((item) => item.entry) }));
+    const answers = new Map<string, Answer>();
+    for (const success of response.Successful ?? []) {
+      answers.set(success.Id ?? '', { kind: 'done', value: { messageId: success.MessageId ?? '', ...(success.SequenceNumber ? { sequenceNumber: success.SequenceNumber } : {}) } });
+    }
+    for (const failure of response.Failed ?? []) {
+      const summary = { code: failure.Code ?? 'InternalError', message: failure.Message ?? '' };
+      answers.set(failure.Id ?? '', failure.SenderFault ? { kind: 'failed', failure: summary } : { kind: 'retry', failure: summary });
+    }
+    // An entry in neither list was not acknowledged: send it again, the key makes that harmless.
+    return pending.map((item) => answers.get(item.entry.Id!) ?? { kind: 'retry', failure: { code: 'InternalError', message: 'not acknowledged' } });
+  } catch (error) {
+    const failure = awsErrorSummary(error);
+    return pending.map(() => (isRetryableAwsError(error) ? { kind: 'retry', failure } : { kind: 'failed', failure }));
+  }
 }
 
 /**
@@ -69,45 +82,13 @@ export async function sendMessages(
     else failed.push({ ...prepared, attempts: 0 });
   });
 
-  for (const batch of batches(ready, maxBatchBytes, fifo)) {
-    let pending = batch;
-    let lastError: { code: string; message: string } = { code: 'InternalError', message: 'not sent' };
-    for (let attempt = 1; pending.length > 0; attempt += 1) {
-      const byId = new Map(pending.map((item) => [item.entry.Id!, item]));
-      const retry: Prepared[] = [];
-      try {
-        const response = await client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending.map((item) => item.entry) }));
-        for (const success of response.Successful ?? []) {
-          const item = byId.get(success.Id ?? '');
-          if (item === undefined) continue;
-          byId.delete(item.entry.Id!);
-          sent.push({ index: item.index, key: item.key, messageId: success.MessageId ?? '', ...(success.SequenceNumber ? { sequenceNumber: success.SequenceNumber } : {}) });
-        }
-        for (const failure of response.Failed ?? []) {
-          const item = byId.get(failure.Id ?? '');
-          if (item === undefined) continue;
-          byId.delete(item.entry.Id!);
-          lastError = { code: failure.Code ?? 'InternalError', message: failure.Message ?? '' };
-          if (failure.SenderFault) failed.push({ index: item.index, key: item.key, ...lastError, senderFault: true, attempts: attempt });
-          else retry.push(item);
-        }
-        // An entry in neither list was not acknowledged: send it again, the key makes that harmless.
-        retry.push(...byId.values());
-      } catch (error) {
-        lastError = errorSummary(error);
-        if (!isRetryable(error)) {
-          failed.push(...pending.map((item) => ({ index: item.index, key: item.key, ...lastError, senderFault: true, attempts: attempt })));
-          break;
-        }
-        retry.push(...pending);
-      }
-      if (retry.length > 0 && attempt >= maxAttempts) {
-        failed.push(...retry.map((item) => ({ index: item.index, key: item.key, ...lastError, senderFault: false, attempts: attempt })));
-        break;
-      }
-      pending = retry.sort((a, b) => a.index - b.index);
-      if (pending.length > 0) await sleep(backoffDelay(attempt, { baseMs: baseDelayMs, maxMs: maxDelayMs }));
-    }
+  const limits = { maxEntries: MAX_BATCH_ENTRIES, maxBytes: maxBatchBytes, ordered: fifo };
+  const policy = { attempts: maxAttempts, backoff: { baseMs: baseDelayMs, maxMs: maxDelayMs } };
+  for (const batch of batches(ready, limits, (item) => item.size, (item) => item.entry.MessageGroupId)) {
+    const results = await retryEntries(batch, (pending) => sendBatch(client, queueUrl, pending), policy);
+    for (const { entry: item, value } of results.done) sent.push({ index: item.index, key: item.key, ...value });
+    for (const { entry: item, failure, attempts } of results.failed) failed.push({ index: item.index, key: item.key, ...failure, senderFault: true, attempts });
+    for (const { entry: item, failure, attempts } of results.left) failed.push({ index: item.index, key: item.key, ...failure, senderFault: false, attempts });
   }
   sent.sort((a, b) => a.index - b.index);
   failed.sort((a, b) => a.index - b.index);

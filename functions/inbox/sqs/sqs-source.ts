@@ -1,13 +1,15 @@
 import type { SQSRecord } from 'aws-lambda';
 import { DEFAULTS } from '../options.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
+import { envelopeOf } from './envelope-key.js';
 import { messageGroupOf, sqsRecords } from './sqs-event.js';
 
 /**
- * The default idempotency key: the `idempotency-key` message attribute, else the FIFO
- * `MessageDeduplicationId`, else the SQS `messageId`. Only the attribute survives a redrive (a
- * moved message gets a new messageId, and a FIFO DLQ replaces the deduplication id), so the other
- * two are marked as fallbacks.
+ * The default idempotency key: the `idempotency-key` message attribute, else the key of an
+ * EventBridge event or SNS notification the body is (`envelopeKey`: the outbox's id, for a chain
+ * through EventBridge or SNS), else the FIFO `MessageDeduplicationId`, else the SQS `messageId`.
+ * Only the first two survive a redrive (a moved message gets a new messageId, and a FIFO DLQ
+ * replaces the deduplication id), so the other two are marked as fallbacks.
  *
  * @example
  * ```ts
@@ -17,13 +19,15 @@ import { messageGroupOf, sqsRecords } from './sqs-event.js';
 export function sqsDefaultKey(record: SQSRecord): DefaultKey {
   const attribute = record.messageAttributes?.[DEFAULTS.idempotencyKeyAttribute]?.stringValue;
   if (attribute !== undefined) return { key: attribute };
+  const enveloped = envelopeOf(record.body);
+  if (enveloped !== undefined) return { key: enveloped.key };
   const deduplicationId = (record.attributes as Partial<SQSRecord['attributes']> | undefined)?.MessageDeduplicationId;
   return deduplicationId !== undefined
     ? { key: deduplicationId, fallback: 'MessageDeduplicationId' }
     : { key: record.messageId, fallback: 'messageId' };
 }
 
-/** SQS as a record source: FIFO groups are the ordered lanes, the body is the payload. */
+/** SQS as a record source: FIFO groups are the ordered lanes, the body (or what its envelope wraps) is the payload. */
 export const sqsSource: RecordSource<SQSRecord> = {
   records: sqsRecords,
   messageId: (record) => record.messageId,
@@ -31,6 +35,7 @@ export const sqsSource: RecordSource<SQSRecord> = {
   laneName: 'group',
   defaultKey: sqsDefaultKey,
   rejectKey: (record) => record.messageId,
-  payload: (record) => record.body,
+  // A message in an EventBridge or SNS envelope is hashed by what the envelope wraps (see envelopeOf).
+  payload: (record) => envelopeOf(record.body)?.payload ?? record.body,
   parse: (record) => JSON.parse(record.body) as unknown,
 };

@@ -1,0 +1,16 @@
+export { relayOutbox } from './relay.js';
+export type { RelayOptions, RelayReport } from './relay.js';
+export { sqsTarget } from './sqs-target.js';
+export type { SqsTargetOptions } from './sqs-target.js';
+export { snsTarget } from './sns-target.js';
+export type { SnsTargetOptions } from './sns-target.js';
+export { eventBridgeTarget } from './event-bridge-target.js';
+export type { EventBridgeTargetOptions } from './event-bridge-target.js';
+export { outboxTargetsFromEnv } from './targets-from-env.js';
+export type { OutboxTargetsFromEnvOptions } from './targets-from-env.js';
+export type { PrepareContext, Publisher, PublishAnswer, PublishOptions } from './publisher.js';
+export type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
+export { OutboxError, OutboxMessageRefusedError, OutboxTargetError } from './errors.js';
+export { EVENTBRIDGE_LIMITS, SNS_LIMITS, SQS_LIMITS } from './size-limits.js';
+export { INBOX_ENV, OUTBOX_METRICS } from '../contract.js';
+export type { OutboxTargetEnv, OutboxTargetsEnv } from '../contract.js';

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { GuardedAddition } from '../claim/claim.js';
+import type { Database, Row, Transaction } from '../database/database.js';
+import { InboxConfigError } from '../errors.js';
+import type { InboxLogger, InboxMetrics, StatementContext } from '../options.js';
+import { uuidv7 } from '../producer/uuid-v7.js';
+import type { RetryPolicy } from '../retry.js';
+import type { SqlStatement } from '../sql/sql.js';
+import { OutboxTargetError } from './errors.js';
+import { dispatchRows, MAX_LEASE_MS } from './dispatch.js';
+import { WRITTEN_ROWS_COLUMN, writeCtes, writeStatement, writtenRow, type RowToWrite, type WriteLease, type WrittenRow, type WrittenRowRecord } from './outbox-table.js';
+import type { OutboxMessage } from './outbox-message.js';
+import type { OutboxContext, OutboxDispatchReport, ResolvedOutbox } from './outbox-options.js';
+import { observeDispatch } from './observe-outbox.js';
+import type { QueuedRow } from './send-rows.js';
+
+
+/** The rows one transaction attempt (or one guarded statement) wrote, kept until it commits. */
+interface Written {
+  readonly row: QueuedRow;
+  readonly written: WrittenRow;
+}
+
+/** Transaction mode: `ctx.outbox` of one attempt, and what to do once it committed. */
+export interface TransactionWrites {
+  readonly context: OutboxContext;
+  committed(): void;
+}
+
+/** Statement mode: a message's rows as CTEs of its guarded statement, and what to do once it committed. */
+export interface StatementWrites {
+  /** The rows' CTEs and answer column, given the claim's rows; undefined when the message sends nothing. */
+  readonly addition: ((claimed: SqlStatement) => GuardedAddition) | undefined;
+  committed(answer: Row | undefined): void;
+}
+
+/** The outbox of one batch: writes rows under the batch's lease and sends the committed ones before the batch answers. */
+export interface OutboxBatch {
+  inTransaction(tx: Transaction, key: string): TransactionWrites;
+  inStatement(message: unknown, ctx: StatementContext<unknown>): StatementWrites;
+  sendAfterCommit(): Promise<OutboxDispatchReport | undefined>;
+}
+
+/** What a batch's outbox needs from the pipeline. */
+export interface OutboxBatchSettings {
+  readonly outbox: ResolvedOutbox;
+  readonly consumer: string;
+  readonly db: Database;
+  readonly remainingMs: () => number;
+  /** No send is started with less than this left; calls in flight are aborted at half of it. */
+  readonly deadlineMarginMs: number;
+  /** The pipeline's in-place retries of transient database errors, for the mark. */
+  readonly policy: RetryPolicy;
+  readonly logger: InboxLogger | undefined;
+  readonly metrics: InboxMetrics | undefined;
+}
+
+/**
+ * `ctx.outbox` when the options have no outbox: a send is a mistake of the code, so the message fails.
+ *
+ * @example
+ * ```ts
+ * await handle(message, { tx, record, key, outbox: NO_OUTBOX });
+ * ```
+ */
+export const NO_OUTBOX: OutboxContext = {
+  send: () => Promise.reject(new InboxConfigError('ctx.outbox.send needs the outbox option: { outbox: { targets: { ... } } } in the inbox options.')),
+};
+
+/**
+ * The outbox of one batch. Rows are written leased to the batch (its random holder id) until the
+ * invocation's deadline; a FIFO group's row is leased only when nobody else has open rows in the
+ * group. Once every record is done, the committed leased rows are sent (`sendRows`) and marked in
+ * one statement; what did not go keeps its lease until the deadline and is then the relay's.
+ *
+ * @example
+ * ```ts
+ * const outbox = outboxBatch({ outbox: options.outbox, consumer, db, remainingMs, deadlineMarginMs, policy, logger, metrics });
+ * // ... records ...
+ * await outbox.sendAfterCommit();
+ * ```
+ */
+export function outboxBatch(settings: OutboxBatchSettings): OutboxBatch {
+  const { outbox, consumer } = settings;
+  const holder = randomUUID();
+  const committed: Written[] = [];
+  const leaseOf = (key: string): WriteLease => ({ consumer, key, holder, leaseMs: Math.min(settings.remainingMs(), MAX_LEASE_MS) });
+
+  const prepared = (message: OutboxMessage): { toWrite: RowToWrite; row: QueuedRow } => {
+    const target = (message as Partial<OutboxMessage> | null)?.target;
+    const publisher = typeof target === 'string' ? outbox.publishers.get(target) : undefined;
+    if (publisher === undefined) throw new OutboxTargetError(target, [...outbox.publishers.keys()]);
+    const id = uuidv7();
+    const checked = publisher.prepare(message, { id, consumer, target: publisher.name });
+    const entry = { id, consumer, target: publisher.name, body: checked.body, attributes: checked.attributes, groupId: checked.groupId, detailType: checked.detailType };
+    return { toWrite: { id, target: publisher.name, ordered: publisher.fifo, message: checked }, row: { entry, groupSeq: null, sizeBytes: checked.sizeBytes } };
+  };
+  const keep = (rows: readonly { row: QueuedRow }[], written: readonly WrittenRow[]): Written[] => rows.map(({ row }) => {
+    const answer = written.find((w) => w.id === row.entry.id) ?? { id: row.entry.id, groupSeq: null, leased: false };
+    return { row: { ...row, groupSeq: answer.groupSeq }, written: answer };
+  });
+
+  return {
+    inTransaction(tx, key) {
+      const pending: Written[] = [];
+      return {
+        context: {
+          async send(message) {
+            const { toWrite, row } = prepared(message);
+            const { rows } = await tx.query<WrittenRowRecord>(writeStatement([toWrite], leaseOf(key)));
+            pending.push(...keep([{ row }], rows.map(writtenRow)));
+            return row.entry.id;
+          },
+        },
+        committed: () => committed.push(...pending),
+      };
+    },
+
+    inStatement(message, ctx) {
+      const produced = outbox.messages?.(message, ctx) ?? [];
+      if (!Array.isArray(produced)) throw new InboxConfigError('outbox messages must return an array of messages.');
+      const rows = (produced as readonly OutboxMessage[]).map(prepared);
+      return {
+        addition: rows.length === 0
+          ? undefined
+          : (claimed) => ({ ctes: writeCtes(rows.map(({ toWrite }) => toWrite), leaseOf(ctx.key), claimed), columns: WRITTEN_ROWS_COLUMN }),
+        committed(answer) {
+          const written = Array.isArray(answer?.['outbox_written']) ? (answer['outbox_written'] as [string, number | null, boolean][]).map(writtenRow) : [];
+          committed.push(...keep(rows, written));
+        },
+      };
+    },
+
+    async sendAfterCommit() {
+      if (committed.length === 0) return undefined;
+      const started = Date.now();
+      let report: OutboxDispatchReport = { written: committed.length, sent: 0, failed: 0, left: committed.length, durationMs: 0 };
+      try {
+        const mine = committed.filter(({ written }) => written.leased).map(({ row }) => row);
+        if (mine.length > 0 && settings.remainingMs() >= settings.deadlineMarginMs) {
+          const { sent, failed } = await dispatchRows(mine, {
+            db: settings.db, publishers: outbox.publishers, holder, attempts: outbox.maxAttempts,
+            remainingMs: settings.remainingMs, marginMs: settings.deadlineMarginMs, policy: settings.policy,
+          });
+          report = { ...report, sent, failed, left: committed.length - sent - failed };
+        }
+      } catch (error) {
+        // Rows not marked keep their lease until the deadline; the relay sends them then (again, perhaps: the key dedups).
+        settings.logger?.warn('outbox: the rows of this batch were not all sent and marked; the relay will send the rest', { error: error as Error });
+      }
+      report = { ...report, durationMs: Date.now() - started };
+      observeDispatch(report, { consumer, logger: settings.logger, metrics: settings.metrics, onDispatch: outbox.onDispatch });
+      return report;
+    },
+  };
+}

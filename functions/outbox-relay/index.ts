@@ -1,0 +1,59 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
+import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
+import { INBOX_ENV, InboxConfigError, type Database } from '../inbox/index.js';
+import { outboxTargetsFromEnv, relayOutbox, type Publisher, type RelayReport } from '../inbox/outbox/index.js';
+
+const logger = new Logger();
+// Namespace and service from POWERTOOLS_METRICS_NAMESPACE and POWERTOOLS_SERVICE_NAME.
+const metrics = new Metrics();
+let db: Database | undefined;
+let targets: Record<string, Publisher> | undefined;
+
+/**
+ * What the relay function reads from its environment: the consumer (`INBOX_OUTBOX_CONSUMER`),
+ * and the grace period (`INBOX_OUTBOX_GRACE_SECONDS`, optional), refused with the variable's name.
+ *
+ * @example
+ * ```ts
+ * relaySettings({ INBOX_OUTBOX_CONSUMER: 'ship-orders', INBOX_OUTBOX_GRACE_SECONDS: '30' }) // { consumer: 'ship-orders', graceMs: 30000 }
+ * ```
+ */
+export function relaySettings(env: NodeJS.ProcessEnv): { consumer: string; graceMs: number | undefined } {
+  const consumer = (env[INBOX_ENV.outboxConsumer] ?? '').trim();
+  if (consumer === '') throw new InboxConfigError(`Set ${INBOX_ENV.outboxConsumer} to the consumer whose outbox rows the relay sends.`);
+  const graceText = (env[INBOX_ENV.outboxGraceSeconds] ?? '').trim();
+  const graceSeconds = graceText === '' ? undefined : Number(graceText);
+  if (graceSeconds !== undefined && !(Number.isFinite(graceSeconds) && graceSeconds >= 0)) {
+    throw new InboxConfigError(`${INBOX_ENV.outboxGraceSeconds} must be a number of seconds of 0 or more, but "${graceText}" was given.`);
+  }
+  return { consumer, graceMs: graceSeconds === undefined ? undefined : Math.round(graceSeconds * 1000) };
+}
+
+/**
+ * The scheduled outbox relay Lambda (an EventBridge schedule invokes it): sends the consumer's
+ * outbox rows that the invocations which wrote them left, with `relayOutbox`, and publishes what it
+ * did (`outboxSentByRelay`, `outboxFailed`, `outboxLeft`, `outboxOldestUndispatchedAge`). A paused
+ * cluster is waited out as the cleanup does. Reads CLUSTER_ARN, SECRET_ARN, DATABASE_NAME,
+ * INBOX_OUTBOX_CONSUMER, INBOX_OUTBOX_TARGETS, INBOX_OUTBOX_GRACE_SECONDS and the POWERTOOLS_* names.
+ *
+ * @example
+ * ```ts
+ * // lib/: new NodejsFunction(this, 'Relay', { entry: 'functions/outbox-relay/index.ts', environment: { INBOX_OUTBOX_CONSUMER: 'ship-orders', ... } })
+ * ```
+ */
+export async function handler(_event: unknown, context: Context): Promise<RelayReport> {
+  const remainingMs = () => context.getRemainingTimeInMillis();
+  try {
+    const settings = relaySettings(process.env);
+    const database = (db ??= dataApiDatabaseFromEnv());
+    const publishers = (targets ??= outboxTargetsFromEnv());
+    return await untilResumed(() => relayOutbox(database, publishers, { ...settings, remainingMs, logger, metrics }), { remainingMs });
+  } catch (error) {
+    logger.error('outbox relay failed', { error: error as Error });
+    throw error;
+  } finally {
+    metrics.publishStoredMetrics();
+  }
+}

@@ -1,0 +1,52 @@
+import { listOf, textOf, type QueryInput } from './query-input.js';
+import { invalidParameter } from './sns-errors.js';
+import type { Topics, TopicSettings } from './topics.js';
+import type { XmlValue } from './xml.js';
+
+const TOPIC_NAME = /^[A-Za-z0-9_-]{1,256}$/;
+const DEFAULT_MAXIMUM_MESSAGE_SIZE = 262_144;
+const MAXIMUM_MESSAGE_SIZE_CEILING = 1_048_576;
+
+function settingsOf(name: string, attributes: Record<string, string>): TopicSettings {
+  const fifo = attributes['FifoTopic'] === 'true';
+  if (fifo !== name.endsWith('.fifo')) throw invalidParameter('Fifo Topic names must end with .fifo and Standard Topic cannot end with .fifo');
+  if (!TOPIC_NAME.test(fifo ? name.slice(0, -'.fifo'.length) : name)) {
+    throw invalidParameter('Topic Name Reason: Topic names must be made up of only uppercase and lowercase ASCII letters, numbers, underscores, and hyphens, and must be between 1 and 256 characters long.');
+  }
+  const contentBasedDeduplication = attributes['ContentBasedDeduplication'] === 'true';
+  if (contentBasedDeduplication && !fifo) throw invalidParameter('Attributes Reason: ContentBasedDeduplication is only valid for FIFO topics');
+  const size = attributes['MaximumMessageSize'] === undefined ? DEFAULT_MAXIMUM_MESSAGE_SIZE : Number(attributes['MaximumMessageSize']);
+  if (!Number.isInteger(size) || size < 1024 || size > MAXIMUM_MESSAGE_SIZE_CEILING) {
+    throw invalidParameter(`Attributes Reason: MaximumMessageSize must be between 1024 and ${MAXIMUM_MESSAGE_SIZE_CEILING}`);
+  }
+  return { fifo, contentBasedDeduplication, maximumMessageSize: size };
+}
+
+/**
+ * CreateTopic: a standard topic, or a FIFO one (`FifoTopic=true`, a name ending in `.fifo`), with
+ * ContentBasedDeduplication and MaximumMessageSize; the same name and settings answer the same ARN.
+ *
+ * @example
+ * ```ts
+ * createTopic({ Name: 'notices.fifo', Attributes: [{ key: 'FifoTopic', value: 'true' }] }, topics)
+ * ```
+ */
+export function createTopic(input: QueryInput, topics: Topics): XmlValue {
+  const name = textOf(input, 'Name') ?? '';
+  const attributes = Object.fromEntries(listOf(input, 'Attributes').map((entry) => [textOf(entry, 'key') ?? '', textOf(entry, 'value') ?? '']));
+  const topic = topics.create(name, settingsOf(name, attributes));
+  return { CreateTopicResult: { TopicArn: topic.arn } };
+}
+
+/**
+ * DeleteTopic: the topic is gone; publishing to it is then NotFound. Deleting an unknown topic succeeds, as on SNS.
+ *
+ * @example
+ * ```ts
+ * deleteTopic({ TopicArn: arn }, topics)
+ * ```
+ */
+export function deleteTopic(input: QueryInput, topics: Topics): XmlValue {
+  topics.delete(textOf(input, 'TopicArn') ?? '');
+  return undefined;
+}
