@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseQueryError, processBatch, sql, SqlState, sqlStateOf, TransactionEndedError, type Database, type Transaction } from '../../functions/inbox/index.js';
 import { DataApiResumingError, DataApiStatementTimeoutError } from '../../functions/inbox/data-api/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
-import { isTransient } from '../../functions/inbox/pipeline/transient.js';
+import { isTransient } from '../../functions/inbox/transient.js';
 import { LOCAL_DATA_API_TARGET } from '../../local/data-api/index.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';

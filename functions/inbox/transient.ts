@@ -1,6 +1,6 @@
-import { DEFAULTS } from '../options.js';
-import type { RetryPolicy } from '../retry.js';
-import { SqlState, sqlStateOf } from '../sql/sql-state.js';
+import { DEFAULTS } from './options.js';
+import type { RetryPolicy } from './retry.js';
+import { SqlState, sqlStateOf } from './sql/sql-state.js';
 
 // A server out of connections (53300) frees one as soon as another call ends: worth a short wait too.
 const TRANSIENT_STATES: ReadonlySet<string> = new Set([SqlState.serializationFailure, SqlState.deadlockDetected, SqlState.tooManyConnections]);
