@@ -12,13 +12,14 @@ const KIT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'functions',
  * code outside the kit. A new part gets its place here before it can import anything.
  */
 const inboxLayers = [
-  ['errors.ts', 'contract.ts', 'with-defaults.ts', 'retry.ts'],
+  ['errors.ts', 'contract.ts', 'with-defaults.ts', 'retry.ts', 'aws-errors.ts', 'permanent-error.ts'],
   ['sql'],
-  ['database'],
-  ['claim', 'pg', 'data-api', 'migrations', 'cleanup'],
-  ['outcome.ts'],
+  ['database', 'transient.ts'],
+  ['claim', 'pg', 'data-api', 'migrations', 'cleanup', 'outcome.ts', 'statement-context.ts', 'telemetry.ts'],
+  ['producer'],
+  ['outbox'],
   ['options.ts'],
-  ['pipeline', 'producer'],
+  ['pipeline'],
   ['sqs', 'kafka'],
   ['index.ts', 'internal.ts'],
 ];

@@ -3,7 +3,7 @@ import type { ResolvedOptions } from '../options.js';
 import type { OutboxBatch } from '../outbox/outbox-batch.js';
 import type { RetryPolicy } from '../retry.js';
 import { applyRecord, rejectRecord } from './apply.js';
-import { isPermanentError } from './errors.js';
+import { isPermanentError } from '../permanent-error.js';
 import { reportLateQuery } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 
