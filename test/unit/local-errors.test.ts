@@ -1,7 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { InboxError } from '../../functions/inbox/index.js';
-import { createScratchDatabase, KafkaLog, lambdaContext, LocalConfigError, LocalStackError, startDataApi, startEventSource, startKafkaEventSource, startSqs } from '../../local/index.js';
+import { createScratchDatabase, KafkaLog, lambdaContext, LocalConfigError, LocalStackError, startDataApi, startEventBridge, startEventSource, startKafkaEventSource, startSns, startSqs } from '../../local/index.js';
 import { startSecretsManager } from '../../local/secrets-manager/index.js';
 import { KafkaLogError, UnknownTopicOrPartitionError } from '../../local/kafka/index.js';
 
@@ -25,6 +25,8 @@ describe("the stand-ins throw their own errors, never the kit's InboxError", () 
     ['a bad option of the SQS poller', () => startEventSource({ client: new SQSClient({}), queueUrl: 'http://127.0.0.1:1/q', handler, pollers: 0 }), LocalConfigError],
     ['a bad topic name', () => log.createTopic('bad name'), LocalConfigError],
     ['a bad account id of the SQS emulator', () => startSqs({ accountId: '1' }), LocalConfigError],
+    ['a bad account id of the SNS emulator', () => startSns({ accountId: 'x' }), LocalConfigError],
+    ['a bad account id of the EventBridge emulator', () => startEventBridge({ accountId: 'x' }), LocalConfigError],
     ['a bad account id of the Secrets Manager stand-in', () => startSecretsManager({ accountId: 'x' }), LocalConfigError],
     ['a Data API without a database', () => startDataApi({ databaseUrl: '' }), LocalConfigError],
     ['a scratch database name PostgreSQL would need quoted', () => createScratchDatabase('postgres://127.0.0.1:1/postgres', 'Bad-Name'), LocalConfigError],
