@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { InboxConfigError } from '../functions/inbox/index.js';
-import { LocalConfigError } from '../local/index.js';
+import { LocalConfigError } from '../local/internal.js';
 import { KAFKA_MAIN_JOB_DEFAULTS as K, runKafkaMainJob, type KafkaMainJobOptions } from '../demo/kafka-main-job.js';
 import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress } from '../demo/main-job.js';
 import { progressBar } from '../demo/progress-bar.js';

@@ -1,5 +1,4 @@
-import { LocalConfigError } from '../local/index.js';
-import { settingChecks as standInChecks, type SettingChecks as StandInChecks } from '../local/internal.js';
+import { LocalConfigError, settingChecks as standInChecks, type SettingChecks as StandInChecks } from '../local/internal.js';
 
 /** The stand-ins' checks of a run's settings, and one of its own for the fault rates. */
 export interface RunSettingChecks<S> extends StandInChecks<S> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LocalConfigError } from '../../local/index.js';
+import { LocalConfigError } from '../../local/errors.js';
 import { startEventSource, type EventSourceHandler, type RunningEventSource, type StartEventSourceOptions } from '../../local/event-source/index.js';
 import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
 

@@ -1,7 +1,7 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LocalConfigError } from '../../local/index.js';
+import { LocalConfigError } from '../../local/errors.js';
 import { InjectedCrashError } from '../../demo/crashing-handler.js';
 import {
   KafkaLog,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalConfigError } from '../../local/index.js';
+import { LocalConfigError } from '../../local/errors.js';
 import { KafkaLog, KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError, partitionForKey } from '../../local/kafka/index.js';
 import { murmur2 } from '../../local/kafka/partitioner.js';
 

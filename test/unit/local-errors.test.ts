@@ -1,7 +1,11 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { InboxError } from '../../functions/inbox/index.js';
-import { createScratchDatabase, KafkaLog, lambdaContext, LocalConfigError, LocalStackError, startDataApi, startEventBridge, startEventSource, startKafkaEventSource, startSns, startSqs } from '../../local/index.js';
+import { KafkaLog, lambdaContext, LocalStackError, startDataApi, startEventSource, startKafkaEventSource, startSqs } from '../../local/index.js';
+import { LocalConfigError } from '../../local/errors.js';
+import { createScratchDatabase } from '../../local/scratch-database.js';
+import { startEventBridge } from '../../local/eventbridge/index.js';
+import { startSns } from '../../local/sns/index.js';
 import { startSecretsManager } from '../../local/secrets-manager/index.js';
 import { KafkaLogError, UnknownTopicOrPartitionError } from '../../local/kafka/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalConfigError } from '../../local/index.js';
+import { LocalConfigError } from '../../local/errors.js';
 import { sqsRecord } from '../support/sqs-events.js';
 import { settle } from '../../demo/accounts.js';
 import { faultPlan } from '../../demo/fault-plan.js';
