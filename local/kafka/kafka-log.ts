@@ -137,10 +137,25 @@ const MAX_RECORD_BYTES = 1_048_588;
 
 const bytes = (value: string | Uint8Array): Buffer => (typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value));
 
-function requireBytes(name: string, value: unknown): void {
+const describeValue = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value);
+
+function requireBytes(name: string, value: unknown, hint = ''): void {
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
-    throw new KafkaLogError(`${name} must be a string or bytes (Uint8Array), but ${value === null ? 'null' : typeof value} was given.`);
+    throw new KafkaLogError(`${name} must be a string or bytes (Uint8Array), but ${describeValue(value)} was given${hint}.`);
   }
+}
+
+const HEADERS_SHAPE = "headers are one { name: value } record, each value a string or bytes, for example { 'idempotency-key': 'ship-order-1', source: 'web' }";
+
+/** A record's headers as name and value pairs, after checking they are one `{ name: value }` record. */
+function headerEntries(headers: unknown): [string, string | Uint8Array][] {
+  if (headers === undefined) return [];
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers) || headers instanceof Uint8Array) {
+    throw new KafkaLogError(`${HEADERS_SHAPE}, but ${describeValue(headers)} was given${Array.isArray(headers) ? " (Lambda's event lists headers; a producer does not)" : ''}.`);
+  }
+  const entries = Object.entries(headers as Record<string, unknown>);
+  for (const [name, value] of entries) requireBytes(`header ${name}`, value, `: ${HEADERS_SHAPE}`);
+  return entries as [string, string | Uint8Array][];
 }
 
 /**
@@ -206,10 +221,7 @@ export class KafkaLog {
     requireBytes('value', message?.value);
     if (message.key !== undefined) requireBytes('key', message.key);
     const key = message.key === undefined ? undefined : bytes(message.key);
-    const headers = Object.entries(message.headers ?? {}).map(([name, value]) => {
-      requireBytes(`header ${name}`, value);
-      return [name, bytes(value)] as const;
-    });
+    const headers = headerEntries(message.headers).map(([name, value]) => [name, bytes(value)] as const);
     const value = bytes(message.value);
     const size = value.length + (key?.length ?? 0) + headers.reduce((sum, [name, data]) => sum + Buffer.byteLength(name) + data.length, 0);
     if (size > MAX_RECORD_BYTES) throw new RecordTooLargeError(size, MAX_RECORD_BYTES);
