@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { processBatch, sql, type InboxOptions, type SqlStatement } from '../functions/inbox/index.js';
-import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { claimStatement, guardedStatement, payloadHash, toPgQuery, type ClaimTarget } from '../functions/inbox/internal.js';
 import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
+import { migrateReferenceDatabase } from '../demo/reference-database.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,7 +59,7 @@ const raw = new pg.Pool({ connectionString: scratch.url, max: C + 2 });
 // DROP DATABASE ... WITH (FORCE) at the end terminates the idle clients; that is expected.
 raw.on('error', () => undefined);
 const db = pgDatabase({ pool: raw });
-await migrate(db, await readMigrations(new URL('../migrations', import.meta.url).pathname));
+await migrateReferenceDatabase(db);
 
 const orderIds = Array.from({ length: N }, () => randomUUID());
 await raw.query('INSERT INTO orders (order_id) SELECT unnest($1::uuid[])', [orderIds]);

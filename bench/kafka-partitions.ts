@@ -22,7 +22,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { processKafkaBatch, sql, type Database, type KafkaEvent, type KafkaInboxOptions } from '../functions/inbox/index.js';
-import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
@@ -33,6 +32,7 @@ import { shipStatement, type Ship } from '../test/support/kafka-inbox.js';
 import { kafkaEvent, kafkaRecord } from '../test/support/kafka-events.js';
 import { lambdaContext } from '../test/support/sqs-events.js';
 import { startDataApiProcess } from './data-api-process.js';
+import { migrateReferenceDatabase } from '../demo/reference-database.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -60,7 +60,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const server = await startPostgres();
 const scratch = await createScratchDatabase(server.url, 'bench_kafka');
 const setupDb = pgDatabase({ connectionString: scratch.url, max: 2 });
-await migrate(setupDb, await readMigrations(new URL('../migrations', import.meta.url).pathname));
+await migrateReferenceDatabase(setupDb);
 const orderIds = Array.from({ length: RECORDS }, () => randomUUID());
 await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
 await setupDb.close();

@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { SQSRecord } from 'aws-lambda';
 import { processBatch, sql, type StatementModeOptions } from '../functions/inbox/index.js';
-import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { sqsTarget } from '../functions/inbox/outbox/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { startPostgres } from '../local/postgres/index.js';
@@ -20,6 +19,7 @@ import { createScratchDatabase } from '../local/scratch-database.js';
 import { createQueue, localSqsClient, startSqs } from '../local/sqs/index.js';
 import { openDataApi } from '../test/support/data-api.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
+import { migrateReferenceDatabase } from '../demo/reference-database.js';
 
 // One line instead of the AWS SDK's paragraph about Node.js 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -43,7 +43,7 @@ const ship = (order: Ship) => sql`UPDATE orders SET status = 'shipped', version 
 const server = await startPostgres();
 const scratch = await createScratchDatabase(server.url, 'bench_outbox');
 const setupDb = pgDatabase({ connectionString: scratch.url, max: 2 });
-await migrate(setupDb, await readMigrations(new URL('../migrations', import.meta.url).pathname));
+await migrateReferenceDatabase(setupDb);
 const orderIds = Array.from({ length: BATCH }, () => randomUUID());
 await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
 await setupDb.close();

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { processKafkaBatch, type Database, type InboxOptions, type KafkaRecord, type Outcome } from '../functions/inbox/index.js';
 import { withDefaults } from '../functions/inbox/internal.js';
-import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../functions/order-worker/ship-order.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../local/data-api/index.js';
 import { KafkaLog, ProduceAckLostError, startKafkaEventSource, type LogRecord, type RunningKafkaEventSource } from '../local/kafka/index.js';
 import { settle, type Accounts } from './accounts.js';
+import { migrateReferenceDatabase } from './reference-database.js';
 import type { CrashPoint } from './crashing-handler.js';
 import { crashingKafkaHandler } from './crashing-kafka-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
@@ -181,7 +180,6 @@ export const KAFKA_MAIN_JOB_DEFAULTS = {
 
 const TOPIC = 'orders';
 const PRODUCE_ATTEMPTS = 10;
-const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 type Settings = Required<Omit<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<KafkaMainJobOptions, 'databaseUrl' | 'onProgress'>;
 
@@ -309,7 +307,7 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
     const api = dataApi;
     const adminClient = localDataApiClient(api.endpoint);
     try {
-      await migrate(localDataApiDatabase(adminClient, databaseName), await readMigrations(MIGRATIONS_DIR));
+      await migrateReferenceDatabase(localDataApiDatabase(adminClient, databaseName));
     } finally {
       adminClient.destroy();
     }

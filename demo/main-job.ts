@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import pg from 'pg';
 import type { Database, InboxOptions } from '../functions/inbox/index.js';
 import { withDefaults } from '../functions/inbox/internal.js';
-import { migrate, readMigrations } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { sendMessages } from '../functions/inbox/producer/index.js';
 import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../functions/order-worker/record-payment.js';
@@ -16,6 +14,7 @@ import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/index.js';
 import { LocalConfigError } from '../local/internal.js';
 import { settle, type Accounts } from './accounts.js';
+import { migrateReferenceDatabase } from './reference-database.js';
 import { outcomeTally } from './outcome-tally.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
@@ -260,7 +259,6 @@ export const MAIN_JOB_DEFAULTS = {
   drainTimeoutMs: 120_000,
   redrive: false,
 } as const;
-const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 type Settings = Required<Omit<MainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<MainJobOptions, 'databaseUrl' | 'onProgress'>;
 
@@ -409,7 +407,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     // Four pollers of ten messages each at most, on the pg driver.
     workerDb = settings.driver === 'pg' ? pgDatabase({ connectionString: database.url, max: settings.pollers * 10 }) : local.db;
     const worker = workerDb;
-    await migrate(local.db, await readMigrations(MIGRATIONS_DIR));
+    await migrateReferenceDatabase(local.db);
     await seedOrders(pool, workload.orders);
     release = await lockOrders(pool, workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
 

@@ -1,10 +1,9 @@
 // sqs-inbox/local: what a package user's tests start and call. The start functions, the options of
-// those that need some and what each returns; the helpers a test calls; the error base. The rest of
-// local/ (the Secrets Manager, SNS and EventBridge stand-ins, the fault hooks' types, createQueue)
-// is the repository's own: its tests, demo and benchmarks import it from the parts.
-export { localDataApiDatabase, startDataApi } from './data-api/index.js';
+// those that need some and what each returns; the helpers a test calls. The rest of local/ (the
+// Secrets Manager, SNS and EventBridge stand-ins, the fault hooks' types, createQueue, the error
+// base LocalStackError) is the repository's own: its tests and demo import it from the parts.
+export { localDataApiDatabase, localDataApiEnvironment, startDataApi } from './data-api/index.js';
 export type { RunningDataApi, StartDataApiOptions } from './data-api/index.js';
-export { LocalStackError } from './errors.js';
 export { lambdaContext, startEventSource } from './event-source/index.js';
 export type { RunningEventSource, StartEventSourceOptions } from './event-source/index.js';
 export { KafkaLog, startKafkaEventSource } from './kafka/index.js';

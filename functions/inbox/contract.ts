@@ -29,6 +29,12 @@ export const INBOX_ENV = {
   /** The name prefix of the short-lived secrets the role rotation's testSecret signs in with. */
   probeSecretPrefix: 'PROBE_SECRET_PREFIX',
   /**
+   * The database roles the migrate function manages, as JSON
+   * `{ "<role>": { "secretArn": "<ARN>", "access": "consumer" | "cleanup" | "relay" } }`: it creates each role
+   * and its twin, grants it the kit's tables for its `access`, and sets its password from its secret.
+   */
+  databaseRoles: 'DATABASE_ROLES',
+  /**
    * A consumer's outbox targets, read by `outboxTargetsFromEnv`: JSON of `OutboxTargetsEnv`, a
    * name per target with its queue URL, topic ARN or event bus.
    */
@@ -42,11 +48,51 @@ export const INBOX_ENV = {
 } as const;
 
 /**
+ * What a role the migrate function manages may do on the kit's own tables: a consumer claims and
+ * rejects messages and writes and marks its outbox rows, the cleanup deletes old rows of both, the
+ * outbox relay leases and marks what the consumers left unsent.
+ */
+export const DATABASE_ROLE_ACCESS = {
+  consumer: 'consumer',
+  cleanup: 'cleanup',
+  relay: 'relay',
+} as const;
+
+/** One of `consumer | cleanup | relay`. */
+export type DatabaseRoleAccess = (typeof DATABASE_ROLE_ACCESS)[keyof typeof DATABASE_ROLE_ACCESS];
+
+/**
+ * What the kit's own migrations are recorded as in schema_migrations, before their file name
+ * (`sqs-inbox/0001_consumed_message.sql`): a project's migrations (`NNNN_name.sql`, no `/`) can
+ * never take one of their names, whatever their numbers.
+ */
+export const KIT_MIGRATION_PREFIX = 'sqs-inbox/';
+
+/**
+ * How a migration file is named (four digits, `_`, lower-case letters, digits and `_`, `.sql`); the
+ * number orders it. `readMigrations` refuses other `.sql` files, and `InboxDatabase` refuses them at synth.
+ */
+export const MIGRATION_FILE_NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
+
+/**
+ * Where the migrate function's asset holds the SQL, next to its bundle: the kit's own migrations
+ * and the project's. `InboxDatabase` copies them there at bundling time.
+ */
+export const MIGRATE_ASSET_FOLDERS = { kit: 'kit-migrations', project: 'migrations' } as const;
+
+/**
  * What the twin of a function role adds to the role's name: the second login that a role secret's
  * rotation alternates with (alternating users), a member of the role. The suffix of AWS's
  * alternating-users rotation templates. A role of at most 63 - 6 = 57 characters has one.
  */
 export const ROLE_TWIN_SUFFIX = '_clone';
+
+/**
+ * A database role the kit manages: 1 to 57 lower-case letters, digits or `_`, not starting with a
+ * digit, so that its twin (`<role>_clone`) fits in PostgreSQL's 63 characters. One ending in
+ * `ROLE_TWIN_SUFFIX` is a twin, never a role.
+ */
+export const KIT_ROLE_NAME = /^[a-z_][a-z0-9_]{0,56}$/;
 
 /**
  * One outbox target as the infrastructure describes it in `INBOX_ENV.outboxTargets`: an SQS queue

@@ -1,6 +1,7 @@
 export type { Database, QueryResult, Row, Transaction } from './database/database.js';
 export { DatabaseQueryError, TransactionEndedError, UnawaitedQueryError } from './database/errors.js';
-export { INBOX_ENV, ROLE_TWIN_SUFFIX } from './contract.js';
+export { DATABASE_ROLE_ACCESS, INBOX_ENV, ROLE_TWIN_SUFFIX } from './contract.js';
+export type { DatabaseRoleAccess } from './contract.js';
 export { InboxConfigError, InboxError } from './errors.js';
 export type { InboxCommonOptions, InboxOptions, MessageContext, StatementModeOptions, TransactionModeOptions } from './options.js';
 export { OutboxMessageRefusedError, OutboxTargetError } from './outbox/errors.js';
@@ -8,7 +9,9 @@ export type { OutboxMessage } from './outbox/outbox-message.js';
 export type { OutboxContext, OutboxDispatchReport, OutboxOptions, StatementOutboxOptions } from './outbox/outbox-options.js';
 export { isRedelivered, OutcomeKind } from './outcome.js';
 export type { KeyFallback, Outcome } from './outcome.js';
-export { ClaimVanishedError, DeadlineError, FifoSkipError, InvalidEventError, InvalidKeyError, MissingKeyAttributeError } from './pipeline/errors.js';
+export {
+  ClaimVanishedError, DeadlineError, FifoSkipError, InboxTableMissingError, InvalidEventError, InvalidKeyError, MissingKeyAttributeError,
+} from './pipeline/errors.js';
 export { PermanentError } from './permanent-error.js';
 export type { StatementContext } from './statement-context.js';
 export type { InboxLogger, InboxMetrics } from './telemetry.js';

@@ -4,6 +4,7 @@ export { classifyExisting, claimStatement, existingClaimStatement, guardedStatem
 export type { ClaimTarget } from './claim/claim.js';
 export { payloadHash } from './claim/payload-hash.js';
 export { migrationChecksum } from './migrations/checksum.js';
+export { KIT_ROLE_COMMENT } from './migrations/inbox-roles.js';
 export { DEFAULTS } from './options.js';
 export { uuidv7 } from './producer/uuid-v7.js';
 export { backoffDelay, retry, sleep } from './retry.js';

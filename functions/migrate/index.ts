@@ -2,22 +2,33 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
-import { migrate, migrationsHashOf, readMigrations, type Migration } from '../inbox/migrations/index.js';
+import { INBOX_ENV } from '../inbox/index.js';
+import { inboxMigrations, MIGRATE_ASSET_FOLDERS, migrationsHashOf, readMigrations, type Migration } from '../inbox/migrations/index.js';
+import { deployMigrations } from './deploy-migrations.js';
+import { managedRolesFrom } from './managed-roles.js';
 import { onMigrationsEvent } from './on-event.js';
 import type { MigrationsResourceResponse } from './on-event.js';
-import { readRoleCredentials, setRolePasswords, type ReadSecret } from './role-passwords.js';
-import { ROLE_SECRETS_ENV, roleSecretsFrom } from './role-secrets.js';
+import { readRoleCredentials, type ReadSecret } from './role-credentials.js';
 import { secretsManagerReader } from './secrets-manager.js';
 
 /**
- * The SQL files travel inside the function's asset, copied next to the bundle at bundling time;
- * MIGRATIONS_DIR points elsewhere (a test, a local run).
+ * The SQL travels inside the function's asset, copied next to the bundle at bundling time: the
+ * kit's migrations and the project's, each in a folder of its own. KIT_MIGRATIONS_DIR and
+ * MIGRATIONS_DIR point elsewhere (a test, a local run).
  */
-function migrationsDir(): string {
-  return process.env.MIGRATIONS_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+function assetFolder(variable: string, folder: string): string {
+  return process.env[variable] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), folder);
 }
 
-/** What the migrations handler reads besides the database: the function roles' secrets. */
+/** The kit's migrations, then the project's: one ordered run. */
+async function bundledMigrations(): Promise<Migration[]> {
+  return [
+    ...await inboxMigrations(assetFolder('KIT_MIGRATIONS_DIR', MIGRATE_ASSET_FOLDERS.kit)),
+    ...await readMigrations(assetFolder('MIGRATIONS_DIR', MIGRATE_ASSET_FOLDERS.project)),
+  ];
+}
+
+/** What the migrations handler reads besides the database: the roles' secrets. */
 export interface MigrationsHandlerDependencies {
   /** Reads a secret's SecretString. */
   readonly readSecret: ReadSecret;
@@ -25,12 +36,13 @@ export interface MigrationsHandlerDependencies {
 
 /**
  * The onEvent handler of the migrations custom resource (CDK Provider framework), reading secrets
- * with `readSecret`: applies the pending migrations over the RDS Data API on every deploy that
- * changes them, the cluster or a role's secret, waiting out an Aurora resume, then gives each
- * function role named in DATABASE_ROLE_SECRETS its secret's password; it leaves alone an Update
- * meant for other migrations or another cluster than this function's (a rollback). Idempotent:
- * applied migrations are recorded with their checksum and skipped, passwords set again. Reads
- * CLUSTER_ARN, SECRET_ARN (the owner's secret), DATABASE_NAME and DATABASE_ROLE_SECRETS.
+ * with `readSecret`: on every deploy that changes the migrations, the cluster or the roles, it makes
+ * the roles of DATABASE_ROLES (each with its twin), applies the kit's and the project's pending
+ * migrations over the RDS Data API, grants each role the kit's tables and sets its password from its
+ * secret (`deployMigrations`), waiting out an Aurora resume; it leaves alone an Update meant for
+ * other migrations, another cluster or other roles than this function's (a rollback). Idempotent:
+ * applied migrations are recorded with their checksum and skipped, roles kept, grants and passwords
+ * set again. Reads CLUSTER_ARN, SECRET_ARN (the owner's secret), DATABASE_NAME and DATABASE_ROLES.
  *
  * @example
  * ```ts
@@ -40,32 +52,32 @@ export interface MigrationsHandlerDependencies {
 export function migrationsHandler(dependencies: MigrationsHandlerDependencies) {
   return async (event: CloudFormationCustomResourceEvent, context: Context): Promise<MigrationsResourceResponse> => {
     let migrations: Migration[] | undefined;
-    const bundledMigrations = async () => (migrations ??= await readMigrations(migrationsDir()));
+    const bundled = async () => (migrations ??= await bundledMigrations());
     const wait = { remainingMs: () => context.getRemainingTimeInMillis() };
     return onMigrationsEvent(
       event,
       {
         bundled: async () => ({
-          hash: migrationsHashOf(await bundledMigrations()),
-          clusterArn: process.env.CLUSTER_ARN ?? '',
-          databaseName: process.env.DATABASE_NAME ?? '',
-          roleSecrets: process.env[ROLE_SECRETS_ENV],
+          hash: migrationsHashOf(await bundled()),
+          clusterArn: process.env[INBOX_ENV.clusterArn] ?? '',
+          databaseName: process.env[INBOX_ENV.databaseName] ?? '',
+          roles: process.env[INBOX_ENV.databaseRoles],
         }),
         apply: async () => {
-          const pending = await bundledMigrations();
+          const run = await bundled();
+          const roles = managedRolesFrom(process.env[INBOX_ENV.databaseRoles]);
           // Every secret is read and checked before the database is touched.
-          const credentials = await readRoleCredentials(roleSecretsFrom(process.env[ROLE_SECRETS_ENV]), dependencies.readSecret);
+          const credentials = await readRoleCredentials(roles, dependencies.readSecret);
           const db = dataApiDatabaseFromEnv();
           try {
-            const report = await untilResumed(() => migrate(db, pending), wait);
-            const roles = await untilResumed(() => setRolePasswords(db, credentials), wait);
-            return { ...report, roles };
+            // Each step is safe to run again, so a resume met halfway starts the run over.
+            return await untilResumed(() => deployMigrations(db, { migrations: run, roles, credentials }), wait);
           } finally {
             await db.close();
           }
         },
       },
-      `inbox-migrations:${process.env.DATABASE_NAME ?? 'unknown'}`,
+      `inbox-migrations:${process.env[INBOX_ENV.databaseName] ?? 'unknown'}`,
     );
   };
 }

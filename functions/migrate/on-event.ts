@@ -13,15 +13,15 @@ export interface MigrationsResourceResponse {
 
 /**
  * What the function was deployed with: the hash of the migrations it bundles, the database its
- * environment points at, and the secrets of the function roles. The stack puts the same values on
- * the custom resource.
+ * environment points at, and the roles it manages. The stack puts the same values on the custom
+ * resource.
  */
 export interface DeployedMigrations {
   readonly hash: string;
   readonly clusterArn: string;
   readonly databaseName: string;
-  /** The DATABASE_ROLE_SECRETS JSON; absent for a stack without function roles. */
-  readonly roleSecrets?: string;
+  /** The DATABASE_ROLES JSON; absent for a stack without roles of the kit's. */
+  readonly roles?: string;
 }
 
 /** What a run did: the migrations, and the roles whose password it set. */
@@ -34,14 +34,14 @@ export interface MigrationsApplied extends MigrationReport {
 export interface MigrationsRun {
   /** Reads the bundled migrations' hash and the target; not called on Delete. */
   readonly bundled: () => Promise<DeployedMigrations>;
-  /** Applies the pending migrations, then sets the function roles' passwords. */
+  /** Makes the roles, applies the pending migrations, grants the roles and sets their passwords. */
   readonly apply: () => Promise<MigrationsApplied>;
 }
 
 type MigrationsEvent = Pick<CloudFormationCustomResourceEvent, 'RequestType' | 'ResourceProperties'> & { PhysicalResourceId?: string };
 
 /** The resource properties the stack sets, by the field of `DeployedMigrations` they must equal. */
-const PROPERTIES = { hash: 'MigrationsHash', clusterArn: 'ClusterArn', databaseName: 'DatabaseName', roleSecrets: 'RoleSecrets' } as const;
+const PROPERTIES = { hash: 'MigrationsHash', clusterArn: 'ClusterArn', databaseName: 'DatabaseName', roles: 'Roles' } as const;
 
 /** Why an Update is not for this function, or `undefined` when it is. */
 function foreignUpdate(event: MigrationsEvent, deployed: DeployedMigrations): string | undefined {
@@ -54,11 +54,11 @@ function foreignUpdate(event: MigrationsEvent, deployed: DeployedMigrations): st
 }
 
 /**
- * The custom resource's answer to one CloudFormation event. Create applies the pending migrations
- * and sets the function roles' passwords. Update does both when the event's properties
- * (MigrationsHash, ClusterArn, DatabaseName, RoleSecrets) are the function's own, which is the case
+ * The custom resource's answer to one CloudFormation event. Create makes the roles, applies the
+ * pending migrations and sets the roles' passwords. Update does so when the event's properties
+ * (MigrationsHash, ClusterArn, DatabaseName, Roles) are the function's own, which is the case
  * when a deploy changed the migrations, replaced the cluster (a new cluster gets every migration)
- * or changed a role's secret; an Update for any other template, such as the
+ * or added a consumer or changed a role's secret; an Update for any other template, such as the
  * rollback of a failed deploy, which runs the newer function with the older properties, is
  * answered without touching the database. Delete leaves the database alone, because dropping the
  * inbox on a stack change would forget every claim. A throw (a bad migration names its file) makes
@@ -67,7 +67,7 @@ function foreignUpdate(event: MigrationsEvent, deployed: DeployedMigrations): st
  * @example
  * ```ts
  * await onMigrationsEvent(event, { bundled, apply: async () => migrate(db, migrations) }, 'inbox-migrations:inbox');
- * // { PhysicalResourceId: 'inbox-migrations:inbox', Data: { Applied: '0002_orders.sql', AlreadyApplied: '0001_consumed_message.sql' } }
+ * // { PhysicalResourceId: 'inbox-migrations:inbox', Data: { Applied: '0002_orders.sql', AlreadyApplied: 'sqs-inbox/0001_consumed_message.sql' } }
  * ```
  */
 export async function onMigrationsEvent(event: MigrationsEvent, run: MigrationsRun, physicalResourceId: string): Promise<MigrationsResourceResponse> {

@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { ReadSecret } from './role-passwords.js';
+import type { ReadSecret } from './role-credentials.js';
 
 /**
  * `ReadSecret` on AWS Secrets Manager: the SecretString of the secret's current version. The client

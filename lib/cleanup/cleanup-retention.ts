@@ -11,10 +11,11 @@ export interface RetainingConsumer extends IConstruct {
  * Refuses a cleanup retention shorter than the inbox retention of any consumer whose rows it
  * deletes: the cleanup deletes the rows of every consumer of the database by one `processed_at`
  * bound, so a consumer that needs its rows longer would lose claims a late copy still needs.
+ * `InboxDatabase` checks its `cleanupRetention` against each consumer as it attaches.
  *
  * @example
  * ```ts
- * checkCleanupRetention(Duration.days(config.retentionDays), [orderWorker, shipping]);
+ * checkCleanupRetention(Duration.days(25), [orderWorker, shipping]);
  * ```
  */
 export function checkCleanupRetention(retention: Duration, consumers: readonly RetainingConsumer[]): void {
@@ -23,5 +24,6 @@ export function checkCleanupRetention(retention: Duration, consumers: readonly R
   const needed = Math.max(...short.map((consumer) => consumer.inboxRetention.toDays({ integral: false })));
   throw new InfraConfigError(`The cleanup deletes every consumer's inbox rows after ${retention.toDays({ integral: false })} days, but `
     + `${short.map((c) => `${c.node.path} needs them ${c.inboxRetention.toDays({ integral: false })} days`).join(', ')}: `
-    + `keep them at least ${Math.ceil(needed)} days (the cleanup's retention is the longest inboxRetention of the consumers it cleans up after).`);
+    + `keep them at least ${Math.ceil(needed)} days (raise cleanupRetention, or leave it unset: then the cleanup keeps rows as long as the `
+    + 'longest inboxRetention of the consumers attached).');
 }

@@ -42,8 +42,16 @@ interface ClusterConsumers {
 // judged as each consumer joins, so the one that passes the capacity carries the warning.
 const clustersOfApp = new WeakMap<IConstruct, Map<string, ClusterConsumers>>();
 
-/** A cluster made in this app is known by its path; an imported one by its identifier, however often it was imported. */
-function clusterKey(cluster: rds.IDatabaseCluster): string {
+/**
+ * What tells clusters apart within one app: a cluster made in this app is known by its path, an
+ * imported one by its identifier, however often it was imported.
+ *
+ * @example
+ * ```ts
+ * clusterKey(rds.DatabaseCluster.fromDatabaseClusterAttributes(this, 'Db', { clusterIdentifier: 'orders' })) // 'orders'
+ * ```
+ */
+export function clusterKey(cluster: rds.IDatabaseCluster): string {
   return Token.isUnresolved(cluster.clusterIdentifier) ? cluster.node.path : cluster.clusterIdentifier;
 }
 

@@ -1,44 +1,66 @@
 import type { Duration } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import type { IInboxDatabase } from '../database/database-consumer.js';
+import type { AlarmTargetProps } from './outcome-alarms.js';
 
 /**
  * What every inbox consumer takes, whatever its event source: the database, the function, the
  * inbox retention and the alarms. `InboxConsumerProps` (SQS) and `InboxKafkaConsumerProps` add
- * their source's settings. Only the cluster, the database name and the handler's entry are
- * required here; every other setting defaults to what the inbox's guarantees need.
+ * their source's settings. Only the database (`database`, or `cluster` and `databaseName`) and the
+ * handler's entry are required here; every other setting defaults to what the inbox's guarantees need.
  *
  * @example
  * ```ts
- * const common: InboxConsumerCommonProps = {
- *   cluster, secret: workerSecret, databaseName: 'inbox', entry: 'functions/order-worker/index.ts',
- *   clusterMaxCapacity: 4, alarmTopic: alarms.topic,
- * };
+ * const common: InboxConsumerCommonProps = { database: inboxDatabase, entry: 'functions/order-worker/index.ts', alarmTopic: alarms.topic };
  * new InboxConsumer(this, 'Orders', { ...common, queueProps: { fifo: true } });
  * ```
  */
-export interface InboxConsumerCommonProps {
+export interface InboxConsumerCommonProps extends AlarmTargetProps {
   /**
-   * The Aurora cluster the handler reaches through the RDS Data API. Its Data API is switched on
-   * by the grant if it was left unset; a cluster with `enableDataApi: false` is refused.
+   * The `InboxDatabase` the consumer runs against. It gives the function a database role of its
+   * own (`databaseRole`) with what a consumer does on the kit's tables, a secret only this function may
+   * read (rotated), the cluster and database in its environment, its concurrency cap from the
+   * cluster's capacity, and a cleanup that keeps the consumer's rows its `inboxRetention`; the
+   * function waits for the database's migrations. Give `database`, or `cluster` and `databaseName`
+   * (and `secret`), not both.
+   * @default none: `cluster` and `databaseName` are required
    */
-  readonly cluster: rds.IDatabaseCluster;
+  readonly database?: IInboxDatabase;
 
   /**
-   * The secret `{ username, password }` of the function's own database role, which the Data API
-   * signs in with. The function may read this secret and make the Data API calls on the cluster,
-   * nothing more: IAM cannot tie rds-data calls to a secret, so being able to read no other secret
-   * is what keeps it to its role. Grant the role only what the handler does, in a migration.
-   * @default the cluster's own secret (`cluster.secret`), the owner's credentials, with a synth
-   * warning; an imported cluster has none, so pass one
+   * The name of the consumer's database role in its `database`: the name the project's migrations
+   * grant their tables to (`GRANT SELECT, UPDATE ON orders TO order_worker`). 1 to 57 lower-case
+   * letters, digits or _ (its twin adds `_clone`); roles belong to the whole cluster, so two
+   * consumers of one cluster need two names.
+   * @default the construct id in snake case (`OrderWorker`: `order_worker`)
+   */
+  readonly databaseRole?: string;
+
+  /**
+   * The Aurora cluster the handler reaches through the RDS Data API, when no `database` is given.
+   * Its Data API is switched on by the grant if it was left unset; a cluster with
+   * `enableDataApi: false` is refused.
+   * @default the cluster of `database`
+   */
+  readonly cluster?: rds.IDatabaseCluster;
+
+  /**
+   * Without `database`: the secret `{ username, password }` of the function's own database role,
+   * which the Data API signs in with. The function may read this secret and make the Data API calls
+   * on the cluster, nothing more: IAM cannot tie rds-data calls to a secret, so being able to read
+   * no other secret is what keeps it to its role. Grant the role only what the handler does, in a migration.
+   * @default the role's secret of `database`; without one, the cluster's own secret
+   * (`cluster.secret`), the owner's credentials, with a synth warning (an imported cluster has none)
    */
   readonly secret?: secretsmanager.ISecret;
 
-  /** The database that holds the inbox table, given to the handler as DATABASE_NAME. */
-  readonly databaseName: string;
+  /**
+   * The database that holds the inbox table, given to the handler as DATABASE_NAME, when no `database` is given.
+   * @default the database of `database`
+   */
+  readonly databaseName?: string;
 
   /** Path of the handler's TypeScript file, bundled with esbuild. */
   readonly entry: string;
@@ -86,7 +108,7 @@ export interface InboxConsumerCommonProps {
    * only about 2 GiB of memory and its share of CPU for the transactions themselves. The Data API
    * publishes no connection limit of its own. The caps of all consumers of one cluster are summed
    * at synth time, with a warning when together they pass 2 per ACU.
-   * @default none: no cap, with a synth warning
+   * @default the capacity `database` knows of; otherwise none: no cap, with a synth warning
    */
   readonly clusterMaxCapacity?: number;
 
@@ -136,19 +158,4 @@ export interface InboxConsumerCommonProps {
    * @default 0.7
    */
   readonly deadLetterAgeThreshold?: number;
-
-  /**
-   * An SNS topic every alarm of the construct notifies, on top of `alarmActions`. A topic encrypted
-   * with KMS needs a customer managed key whose policy lets `cloudwatch.amazonaws.com` use it
-   * (kms:Decrypt, kms:GenerateDataKey*) and a topic policy that lets it publish: CloudWatch cannot
-   * use the AWS managed key `alias/aws/sns`. `AlarmTopic` makes such a topic.
-   * @default none: the alarms notify only `alarmActions`
-   */
-  readonly alarmTopic?: sns.ITopic;
-
-  /**
-   * Actions every alarm of the construct takes.
-   * @default none
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
 }

@@ -30,14 +30,27 @@ const isAcu = (n: number): boolean => Number.isInteger(n * 2) && n >= 0.5 && n <
  */
 export const COMMON_RULES: readonly ConsumerRule<InboxConsumerSettings>[] = [
   {
+    breaks: (s) => s.props.database !== undefined && (s.props.cluster !== undefined || s.props.databaseName !== undefined || s.props.secret !== undefined),
+    message: (s) => `database gives the consumer its cluster, database and secret, but ${['cluster', 'databaseName', 'secret'].filter((key) => s.props[key as 'cluster'] !== undefined).join(', ')} `
+      + 'was given too: give database alone, or leave it out.',
+  },
+  {
+    breaks: (s) => s.props.database === undefined && (s.props.cluster === undefined || s.props.databaseName === undefined),
+    message: (s) => `The consumer needs a database: give database (an InboxDatabase), or cluster and databaseName, but ${s.props.cluster === undefined ? 'no cluster' : 'no databaseName'} was given.`,
+  },
+  {
+    breaks: (s) => s.props.database === undefined && s.props.databaseRole !== undefined,
+    message: (s) => `databaseRole names the consumer's role in its database, but no database was given (databaseRole ${JSON.stringify(s.props.databaseRole)}): attach the consumer to an InboxDatabase, or leave databaseRole out.`,
+  },
+  {
     breaks: (s) => s.timeout.toMilliseconds() < CONSUMER_DEFAULTS.minimumTimeout.toMilliseconds(),
     message: (s) => `The function timeout must be at least ${seconds(CONSUMER_DEFAULTS.minimumTimeout)}: the runtime starts no record in the last 5 s `
       + '(deadlineMarginMs) and a claim may wait 5 s on a lock (lockTimeoutMs), so a shorter one fails batches without trying them. '
       + `But ${seconds(s.timeout)} was provided.`,
   },
   {
-    breaks: (s) => s.props.clusterMaxCapacity !== undefined && !isAcu(s.props.clusterMaxCapacity),
-    message: (s) => `clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 (the cluster's Aurora Serverless v2 maximum), but ${s.props.clusterMaxCapacity} was provided.`,
+    breaks: (s) => s.clusterMaxCapacity !== undefined && !isAcu(s.clusterMaxCapacity),
+    message: (s) => `clusterMaxCapacity must be ACUs from 0.5 to 256 in steps of 0.5 (the cluster's Aurora Serverless v2 maximum), but ${s.clusterMaxCapacity} was provided.`,
   },
   {
     breaks: (s) => !isShare(s.duplicateRateThreshold),
@@ -52,7 +65,7 @@ export const COMMON_RULES: readonly ConsumerRule<InboxConsumerSettings>[] = [
     message: (s) => `deadLetterAgeThreshold is a share of the dead-letter queue's retention between 0 and 1 (0.7 means 70 %), but ${s.deadLetterAgeThreshold} was provided.`,
   },
   {
-    breaks: (s) => s.secret === undefined,
+    breaks: (s) => s.props.database === undefined && s.cluster !== undefined && s.secret === undefined,
     message: () => 'The cluster has no secret the construct can see (an imported cluster has none): pass the secret the Data API signs in with as secret.',
   },
 ];

@@ -45,6 +45,12 @@ export const CONSUMER_DEFAULTS = {
  */
 export interface InboxConsumerSettings {
   readonly props: InboxConsumerCommonProps;
+  /** The cluster of `database`, or the one given; `undefined` when neither is (refused). */
+  readonly cluster: rds.IDatabaseCluster | undefined;
+  /** The database of `database`, or the one given; `undefined` when neither is (refused). */
+  readonly databaseName: string | undefined;
+  /** `clusterMaxCapacity`, else what `database` knows of the cluster's capacity. */
+  readonly clusterMaxCapacity: number | undefined;
   readonly handler: string;
   readonly timeout: Duration;
   readonly memorySize: number;
@@ -55,7 +61,11 @@ export interface InboxConsumerSettings {
   readonly duplicateRateThreshold: number;
   readonly failedRateThreshold: number;
   readonly deadLetterAgeThreshold: number;
-  /** `undefined` when the cluster carries none the construct can see (an imported cluster). */
+  /**
+   * The secret given, or without `database` the cluster's; `undefined` with `database` (whose role's
+   * secret the consumer gets when it attaches) and for a cluster that carries none the construct can
+   * see (an imported cluster).
+   */
   readonly secret: secretsmanager.ISecret | undefined;
 }
 
@@ -97,8 +107,12 @@ export function invocationsFor(clusterMaxCapacity: number | undefined): number |
  */
 export function resolveCommonSettings(props: InboxConsumerCommonProps, consumer: Construct): InboxConsumerSettings {
   const defaults = CONSUMER_DEFAULTS;
+  const cluster = props.database?.cluster ?? props.cluster;
   return {
     props,
+    cluster,
+    databaseName: props.database?.databaseName ?? props.databaseName,
+    clusterMaxCapacity: props.clusterMaxCapacity ?? props.database?.clusterMaxCapacity,
     handler: props.handler ?? defaults.handler,
     timeout: props.timeout ?? defaults.timeout,
     memorySize: props.memorySize ?? defaults.memorySize,
@@ -109,6 +123,6 @@ export function resolveCommonSettings(props: InboxConsumerCommonProps, consumer:
     duplicateRateThreshold: props.duplicateRateThreshold ?? defaults.duplicateRateThreshold,
     failedRateThreshold: props.failedRateThreshold ?? defaults.failedRateThreshold,
     deadLetterAgeThreshold: props.deadLetterAgeThreshold ?? defaults.deadLetterAgeThreshold,
-    secret: props.secret ?? clusterSecret(props.cluster),
+    secret: props.secret ?? (props.database === undefined && cluster !== undefined ? clusterSecret(cluster) : undefined),
   };
 }

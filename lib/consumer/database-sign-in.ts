@@ -24,6 +24,7 @@ export function grantDatabaseSignIn(scope: Construct, cluster: rds.IDatabaseClus
   }
   cluster.grantDataApiAccess(fn);
   warn(scope, INBOX_WARNINGS.clusterOwnerSecret, 'No secret was given, so the function signs in with the cluster\'s own secret: the owner\'s '
-    + 'credentials, which may change or drop any table. Give it a secret of its own for a database role with only its tables\' privileges '
-    + '(rds.DatabaseSecret, a role granted in a migration, its password set from the secret), as the reference stack does.');
+    + 'credentials, which may change or drop any table. Attach the consumer to an InboxDatabase instead (sqs-inbox/cdk; database: inboxDatabase), '
+    + 'which gives it a database role of its own with only the inbox table\'s privileges, a rotated secret only it may read, and a role name '
+    + 'your migrations grant your tables to; or pass the secret of such a role as secret.');
 }

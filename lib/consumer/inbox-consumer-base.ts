@@ -1,6 +1,7 @@
 import type { Duration } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -9,7 +10,6 @@ import { INBOX_ENV } from '../../functions/inbox/contract.js';
 import { grantDatabaseSignIn } from './database-sign-in.js';
 import { inboxFunction } from '../inbox-function.js';
 import { joinClusterLoad } from './cluster-concurrency.js';
-import type { InboxConsumerCommonProps } from './common-props.js';
 import { validateConsumer } from './consumer-rules.js';
 import { failureQueueAlarms } from './failure-queue.js';
 import type { FailureQueueAlarms, FailureQueueAlarmsProps } from './failure-queue.js';
@@ -67,8 +67,13 @@ export interface ConsumerSource<S extends InboxConsumerSettings> {
 export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxConsumerSettings> extends Construct {
   /** The consumer function. */
   public readonly lambdaFunction: nodejs.NodejsFunction;
-  /** The secret the Data API signs in with: the function's own, or the cluster's (its owner's) when none was given. */
+  /**
+   * The secret the Data API signs in with: its role's in `database`, the one given, or the cluster's
+   * (its owner's) when neither.
+   */
   public readonly secret: secretsmanager.ISecret;
+  /** The consumer's database role in its `database` (its migrations grant the project's tables to it); `undefined` without one. */
+  public readonly databaseRole: string | undefined;
   /** Where the runtime's outcome metrics are: the Powertools namespace and service name. */
   public readonly metricSource: OutcomeMetricSource;
   /** How long the inbox must keep its rows (what the cleanup's retention must be at least). */
@@ -88,8 +93,11 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
     const settings = source.resolve(props, this);
     validateConsumer(source.kind, settings, source.rules);
     this.settings = settings;
-    this.secret = settings.secret!;
     this.inboxRetention = settings.inboxRetention;
+    const role = props.database?.addConsumer(this, { databaseRole: props.databaseRole });
+    this.secret = role?.secret ?? settings.secret!;
+    this.databaseRole = role?.name;
+    const cluster = settings.cluster!;
     this.metricSource = { namespace: settings.metricsNamespace, serviceName: settings.serviceName };
     this.alarmActions = alarmActionsOf(props);
 
@@ -103,14 +111,16 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
       environment: {
         ...props.environment,
         ...source.environment(settings),
-        [INBOX_ENV.clusterArn]: props.cluster.clusterArn,
+        [INBOX_ENV.clusterArn]: cluster.clusterArn,
         [INBOX_ENV.secretArn]: this.secret.secretArn,
-        [INBOX_ENV.databaseName]: props.databaseName,
+        [INBOX_ENV.databaseName]: settings.databaseName!,
         POWERTOOLS_SERVICE_NAME: settings.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
       },
     });
-    grantDatabaseSignIn(this, props.cluster, this.lambdaFunction, props.secret);
+    grantDatabaseSignIn(this, cluster, this.lambdaFunction, role?.secret ?? props.secret);
+    // No message is consumed before the inbox table and the function's role exist.
+    if (props.database) this.lambdaFunction.node.addDependency(props.database.migrations);
     this.outcomeAlarms = this.withAlarmActions(outcomeAlarms(this, {
       lambdaFunction: this.lambdaFunction,
       metricSource: this.metricSource,
@@ -118,7 +128,7 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
       failedRateThreshold: settings.failedRateThreshold,
       ...source.alarmWords(settings),
     }));
-    this.checkConcurrency(props, source.maxInvocations(settings), source.capSetting);
+    this.checkConcurrency(cluster, settings.clusterMaxCapacity, source.maxInvocations(settings), source.capSetting);
   }
 
   /**
@@ -194,12 +204,12 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
     return alarms;
   }
 
-  private checkConcurrency(props: InboxConsumerCommonProps, invocations: number | undefined, capSetting: string): void {
+  private checkConcurrency(cluster: rds.IDatabaseCluster, clusterMaxCapacity: number | undefined, invocations: number | undefined, capSetting: string): void {
     if (invocations === undefined) {
       warn(this, INBOX_WARNINGS.clusterCapacityUnknown, `No clusterMaxCapacity (or ${capSetting}) was given, so the event source has no concurrency `
         + 'cap and a burst of records can use up the cluster\'s connections: pass the cluster\'s serverlessV2MaxCapacity as clusterMaxCapacity.');
     }
-    const problem = joinClusterLoad(this, props.cluster, { invocations, clusterMaxCapacity: props.clusterMaxCapacity });
+    const problem = joinClusterLoad(this, cluster, { invocations, clusterMaxCapacity });
     if (problem !== undefined) warn(this, INBOX_WARNINGS.clusterConcurrencyExceeded, problem);
   }
 }

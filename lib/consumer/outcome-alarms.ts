@@ -66,14 +66,39 @@ const RATE_ALARM = {
 } as const;
 
 /**
- * The actions a consumer's alarms take: its `alarmActions`, then a notification of its `alarmTopic`.
+ * Where a construct's alarms go: the props every construct of the kit that makes alarms takes.
+ *
+ * @example
+ * ```ts
+ * const targets: AlarmTargetProps = { alarmTopic: new AlarmTopic(this, 'Alarms').topic };
+ * ```
+ */
+export interface AlarmTargetProps {
+  /**
+   * An SNS topic every alarm of the construct notifies, on top of `alarmActions`. A topic encrypted
+   * with KMS needs a customer managed key whose policy lets `cloudwatch.amazonaws.com` use it
+   * (kms:Decrypt, kms:GenerateDataKey*) and a topic policy that lets it publish: CloudWatch cannot
+   * use the AWS managed key `alias/aws/sns`. `AlarmTopic` makes such a topic.
+   * @default none: the alarms notify only `alarmActions`
+   */
+  readonly alarmTopic?: sns.ITopic;
+
+  /**
+   * Actions every alarm of the construct takes.
+   * @default none
+   */
+  readonly alarmActions?: cloudwatch.IAlarmAction[];
+}
+
+/**
+ * The actions a construct's alarms take: its `alarmActions`, then a notification of its `alarmTopic`.
  *
  * @example
  * ```ts
  * for (const alarm of Object.values(alarms)) alarm.addAlarmAction(...alarmActionsOf(props));
  * ```
  */
-export function alarmActionsOf(props: { readonly alarmTopic?: sns.ITopic; readonly alarmActions?: cloudwatch.IAlarmAction[] }): cloudwatch.IAlarmAction[] {
+export function alarmActionsOf(props: AlarmTargetProps): cloudwatch.IAlarmAction[] {
   return [...(props.alarmActions ?? []), ...(props.alarmTopic ? [new actions.SnsAction(props.alarmTopic)] : [])];
 }
 

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -10,6 +9,8 @@ import { INBOX_ENV, ROLE_TWIN_SUFFIX } from '../../functions/inbox/contract.js';
 import { grantDataApiCalls } from '../data-api-access.js';
 import { inboxFunction } from '../inbox-function.js';
 import { InfraConfigError } from '../infra-config-error.js';
+import { kitEntry } from '../kit-code.js';
+import { roleNameProblem } from './role-name.js';
 
 /** What a `RoleSecretRotation` takes. */
 export interface RoleSecretRotationProps {
@@ -38,7 +39,7 @@ export interface RoleSecretRotationProps {
   readonly logRetention?: logs.RetentionDays;
   /**
    * Path of the rotation function's handler.
-   * @default the kit's functions/role-rotation/index.ts
+   * @default the kit's functions/role-rotation (its source in the repository, its build in the package)
    */
   readonly entry?: string;
 }
@@ -46,11 +47,8 @@ export interface RoleSecretRotationProps {
 const DEFAULTS = {
   automaticallyAfter: Duration.days(30),
   logRetention: logs.RetentionDays.ONE_MONTH,
-  entry: fileURLToPath(new URL('../../functions/role-rotation/index.ts', import.meta.url)),
 } as const;
 
-/** A role name whose twin PostgreSQL can hold: 63 characters at most with the suffix. */
-const TWINNABLE_ROLE = new RegExp(`^[a-z_][a-z0-9_]{0,${62 - ROLE_TWIN_SUFFIX.length}}$`);
 /** The one action the rotation needs that has no resource (IAM takes only `*` for it). */
 const RESOURCELESS_ACTION = 'secretsmanager:GetRandomPassword';
 
@@ -102,16 +100,14 @@ export class RoleSecretRotation extends Construct {
 
   public constructor(scope: Construct, id: string, props: RoleSecretRotationProps) {
     super(scope, id);
-    if (!TWINNABLE_ROLE.test(props.role) || props.role.endsWith(ROLE_TWIN_SUFFIX)) {
-      throw new InfraConfigError(`RoleSecretRotation needs a role of 1 to ${63 - ROLE_TWIN_SUFFIX.length} lower-case letters, digits or _ `
-        + `that does not end in ${ROLE_TWIN_SUFFIX} (its twin adds ${ROLE_TWIN_SUFFIX}), but ${JSON.stringify(props.role)} was given.`);
-    }
+    const problem = roleNameProblem(props.role);
+    if (problem !== undefined) throw new InfraConfigError(`RoleSecretRotation needs a role it can give a twin (${problem}), but ${JSON.stringify(props.role)} was given.`);
     if (props.databaseName.trim() === '') throw new InfraConfigError('RoleSecretRotation needs the databaseName whose migrations define inbox_set_role_password.');
     this.twin = `${props.role}${ROLE_TWIN_SUFFIX}`;
     this.probeSecretPrefix = `sqs-inbox/rotation-probe/${this.node.addr}/`;
 
     this.rotationFunction = inboxFunction(this, 'Function', {
-      entry: props.entry ?? DEFAULTS.entry,
+      entry: props.entry ?? kitEntry('functions/role-rotation/index'),
       timeout: Duration.minutes(2),
       memorySize: 256,
       logRetention: props.logRetention ?? DEFAULTS.logRetention,

@@ -77,13 +77,14 @@ export type InboxKafkaSource = MskSource | SelfManagedKafkaSource;
 
 /**
  * What an `InboxKafkaConsumer` takes: the shared props (`InboxConsumerCommonProps`) and the
- * topic's. The cluster, database, handler, Kafka source, topic and the topic's retention are
- * required; every other setting defaults to what the inbox's guarantees need.
+ * topic's. The database (`database`, or `cluster` and `databaseName`), handler, Kafka source, topic
+ * and the topic's retention are required; every other setting defaults to what the inbox's
+ * guarantees need.
  *
  * @example
  * ```ts
  * const props: InboxKafkaConsumerProps = {
- *   cluster, databaseName: 'inbox', entry: 'functions/ship-orders/index.ts',
+ *   database, entry: 'functions/ship-orders/index.ts',
  *   source: { kind: 'msk', clusterArn }, topic: 'orders', topicRetention: Duration.days(7),
  * };
  * ```

@@ -63,21 +63,19 @@ const KAFKA_SOURCE: ConsumerSource<KafkaSettings> = {
  * role's Kafka permissions without the AWS managed policy, and alarms on function errors and
  * throttles, collisions, rejected records, the duplicate and failed rates, the on-failure queue (a
  * notice in it, and one about to expire) and the consumer lag, sent to an alarm topic when one is
- * given. Unsafe combinations are refused at synth time with `InfraConfigError`; what cannot be
- * checked is warned about (`INBOX_WARNINGS`).
+ * given. Attached to an `InboxDatabase` (`database`), it signs in as a database role of its own
+ * (`databaseRole`) and waits for the database's migrations. Unsafe combinations are refused at synth
+ * time with `InfraConfigError`; what cannot be checked is warned about (`INBOX_WARNINGS`).
  *
  * @example
  * ```ts
  * const shipping = new InboxKafkaConsumer(this, 'ShipOrders', {
- *   cluster,                                   // rds.DatabaseCluster with enableDataApi: true
- *   secret: workerSecret,
- *   databaseName: 'inbox',
+ *   database,                                  // an InboxDatabase: role ship_orders, its secret, the cluster's capacity
  *   entry: 'functions/ship-orders/index.ts',   // export const handler = (event, context) => processKafkaBatch(...)
  *   source: { kind: 'msk', clusterArn: msk.attrArn },
  *   topic: 'orders',
  *   topicRetention: Duration.days(7),
  *   onFailureReachable: true,                  // the MSK VPC has an SQS interface endpoint
- *   clusterMaxCapacity: 4,
  *   alarmTopic: new AlarmTopic(this, 'Alarms', { email: 'ops@example.com' }).topic,
  * });
  * ```

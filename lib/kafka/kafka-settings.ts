@@ -74,13 +74,13 @@ function maximumPollersFor(clusterMaxCapacity: number | undefined): number | und
   return Math.min(KAFKA_LIMITS.maximumPollers.max, Math.max(KAFKA_LIMITS.maximumPollers.min, pollers));
 }
 
-function provisionedPollersOf(props: InboxKafkaConsumerProps): lambda.ProvisionedPollerConfig | undefined {
+function provisionedPollersOf(props: InboxKafkaConsumerProps, clusterMaxCapacity: number | undefined): lambda.ProvisionedPollerConfig | undefined {
   if (props.provisionedPollers === false) return undefined;
   const given = props.provisionedPollers ?? {};
   return {
     ...given,
     minimumPollers: given.minimumPollers ?? KAFKA_DEFAULTS.minimumPollers,
-    maximumPollers: given.maximumPollers ?? maximumPollersFor(props.clusterMaxCapacity),
+    maximumPollers: given.maximumPollers ?? maximumPollersFor(clusterMaxCapacity),
   };
 }
 
@@ -96,13 +96,14 @@ function provisionedPollersOf(props: InboxKafkaConsumerProps): lambda.Provisione
 export function resolveKafkaSettings(props: InboxKafkaConsumerProps, consumer: Construct): KafkaSettings {
   const onFailure = onFailureFacts(props.onFailure);
   const topic = props.topicRetention.toSeconds({ integral: false });
+  const common = resolveCommonSettings(props, consumer);
   return {
-    ...resolveCommonSettings(props, consumer),
+    ...common,
     props,
     batchSize: props.batchSize ?? KAFKA_DEFAULTS.batchSize,
     startingPosition: props.startingPosition ?? KAFKA_DEFAULTS.startingPosition,
     consumerGroupId: props.consumerGroupId ?? Names.uniqueResourceName(consumer, { maxLength: 200, separator: '-' }),
-    provisionedPollers: provisionedPollersOf(props),
+    provisionedPollers: provisionedPollersOf(props, common.clusterMaxCapacity),
     retryAttempts: props.retryAttempts ?? KAFKA_DEFAULTS.retryAttempts,
     bisectBatchOnError: props.bisectBatchOnError ?? false,
     topicRetention: props.topicRetention,

@@ -4,13 +4,13 @@ import type { InboxConsumerCommonProps } from '../consumer/common-props.js';
 
 /**
  * What an `InboxConsumer` takes: the shared props (`InboxConsumerCommonProps`) and the queue's.
- * Only the cluster, the database name and the handler's entry are required; every other setting
- * defaults to what the inbox's guarantees need.
+ * Only the database (`database`, or `cluster` and `databaseName`) and the handler's entry are
+ * required; every other setting defaults to what the inbox's guarantees need.
  *
  * @example
  * ```ts
  * const props: InboxConsumerProps = {
- *   cluster, databaseName: 'inbox', entry: 'functions/order-worker/index.ts',
+ *   database, entry: 'functions/order-worker/index.ts',
  *   queueProps: { fifo: true }, requireIdempotencyKey: true,
  * };
  * ```

@@ -56,22 +56,20 @@ const SQS_SOURCE: ConsumerSource<SqsSettings> = {
  * redrive's second one included), a concurrency cap sized to the cluster, and alarms on the DLQ
  * (a message in it, and one about to expire), the backlog, function errors and throttles,
  * collisions, rejected messages, messages a redrive would apply again and the duplicate and failed
- * rates, sent to an alarm topic when one is given. The function signs in to the database with the
- * `secret` it is given, for a role of its own with only its tables' privileges, and may read that
- * secret alone. Unsafe combinations are refused at synth time with `InfraConfigError`; what cannot
+ * rates, sent to an alarm topic when one is given. Attached to an `InboxDatabase` (`database`), the
+ * function signs in as a database role of its own (`databaseRole`) with only the kit's privileges
+ * and those the project's migrations grant it, may read that role's secret alone, and waits for the
+ * database's migrations. Unsafe combinations are refused at synth time with `InfraConfigError`; what cannot
  * be checked (an imported queue's redrive policy and retention, an unknown cluster capacity) and a
  * function left to sign in as the cluster's owner are warned about (`INBOX_WARNINGS`).
  *
  * @example
  * ```ts
  * const orders = new InboxConsumer(this, 'OrderWorker', {
- *   cluster,                                   // rds.DatabaseCluster with enableDataApi: true
- *   secret: workerSecret,                      // rds.DatabaseSecret of the worker's own database role
- *   databaseName: 'inbox',
+ *   database,                                  // an InboxDatabase: role order_worker, its secret, the cluster's capacity
  *   entry: 'functions/order-worker/index.ts',
  *   queueProps: { fifo: true },
  *   requireIdempotencyKey: true,               // the producer always sends the idempotency-key attribute
- *   clusterMaxCapacity: 4,                     // the cluster's serverlessV2MaxCapacity: maxConcurrency 8
  *   alarmTopic: new AlarmTopic(this, 'Alarms', { email: 'ops@example.com' }).topic,
  * });
  * new CfnOutput(this, 'QueueUrl', { value: orders.queue.queueUrl });

@@ -110,7 +110,7 @@ export function resolveSqsSettings(props: InboxConsumerProps, consumer: Construc
     batchSize: props.batchSize ?? SQS_DEFAULTS.batchSize,
     maxReceiveCount: props.maxReceiveCount ?? SQS_DEFAULTS.maxReceiveCount,
     oldestMessageAgeThreshold: props.oldestMessageAgeThreshold ?? SQS_DEFAULTS.oldestMessageAgeThreshold,
-    maxConcurrency: props.maxConcurrency ?? concurrencyFor(props.clusterMaxCapacity),
+    maxConcurrency: props.maxConcurrency ?? concurrencyFor(common.clusterMaxCapacity),
     requireIdempotencyKey: props.requireIdempotencyKey ?? SQS_DEFAULTS.requireIdempotencyKey,
     requiredVisibilityTimeout,
     queue,

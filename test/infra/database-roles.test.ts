@@ -3,13 +3,13 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import { describe, expect, it } from 'vitest';
-import { ROLE_SECRETS_ENV as MIGRATE_READS } from '../../functions/migrate/role-secrets.js';
+import { INBOX_ENV } from '../../functions/inbox/contract.js';
 import { DATA_API_ACTIONS } from '../../lib/data-api-access.js';
-import { INBOX_DATABASE_ROLES, ROLE_SECRETS_ENV } from '../../lib/database-roles.js';
 import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
 import { InboxStack } from '../../lib/stack/inbox-stack.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
 import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
+import { REFERENCE_ROLES } from '../../demo/reference-database.js';
 import { baseProps, clusterStack } from './consumer-fixture.js';
 import { actionsOf, onWildcard } from './iam-statements.js';
 import type { Statement } from './iam-statements.js';
@@ -17,30 +17,25 @@ import type { Statement } from './iam-statements.js';
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
 /** The reference stack, unbundled: these tests read the template. */
-function referenceTemplate(): Template {
+function referenceStack(): InboxStack {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  return Template.fromStack(new InboxStack(app, 'SqsInbox-dev', { config: stackConfigFromContext(app.node) }));
+  return new InboxStack(app, 'SqsInbox-dev', { config: stackConfigFromContext(app.node) });
 }
 
-const template = referenceTemplate();
+const reference = referenceStack();
+const template = Template.fromStack(reference);
 const resources = template.toJSON().Resources as Record<string, Resource>;
-const idOf = (predicate: (resource: Resource) => boolean): string => {
-  const ids = Object.keys(resources).filter((id) => predicate(resources[id]!));
-  expect(ids).toHaveLength(1);
-  return ids[0]!;
-};
-const secretOf = (username: string) => idOf((r) => r.Type === 'AWS::SecretsManager::Secret'
-  && (r.Properties.GenerateSecretString as { SecretStringTemplate?: string } | undefined)?.SecretStringTemplate === JSON.stringify({ username }));
+const resolve = (value: unknown) => reference.resolve(value);
 const SECRETS = {
-  owner: { Ref: idOf((r) => r.Type === 'AWS::SecretsManager::SecretTargetAttachment') },
-  worker: { Ref: secretOf(INBOX_DATABASE_ROLES.worker) },
-  cleanup: { Ref: secretOf(INBOX_DATABASE_ROLES.cleanup) },
+  owner: resolve(reference.database.ownerSecret.secretArn),
+  worker: resolve(reference.orderWorker.secret.secretArn),
+  cleanup: resolve(reference.database.cleanupRole.secret.secretArn),
 };
-const functionOf = (description: RegExp) => idOf((r) => r.Type === 'AWS::Lambda::Function' && description.test(String(r.Properties.Description)));
+const idOf = (fn: { node: { defaultChild?: unknown } }) => resolve((fn.node.defaultChild as { logicalId: string }).logicalId) as string;
 const FUNCTIONS = {
-  worker: functionOf(/Inbox consumer order-worker/),
-  cleanup: functionOf(/Deletes inbox rows/),
-  migrate: functionOf(/Applies the inbox migrations/),
+  worker: idOf(reference.orderWorker.lambdaFunction),
+  cleanup: idOf(reference.database.cleanupFunction),
+  migrate: idOf(reference.database.migrateFunction),
 };
 
 /** Every statement of the policies attached to a function's role. */
@@ -55,13 +50,15 @@ const secretsReadBy = (functionId: string) => statementsOf(functionId)
   .map((s) => s.Resource);
 const environmentOf = (functionId: string) => (resources[functionId]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
-describe('each function reads only its own database secret', () => {
-  it('the worker reads the inbox_worker secret and no other, the owner\'s least of all', () => {
+describe('each function of the reference stack reads only its own database secret', () => {
+  it('the worker reads the order_worker secret and no other, the owner\'s least of all', () => {
+    expect(reference.orderWorker.databaseRole).toBe('order_worker');
     expect(secretsReadBy(FUNCTIONS.worker)).toEqual([SECRETS.worker]);
     expect(environmentOf(FUNCTIONS.worker).SECRET_ARN).toEqual(SECRETS.worker);
   });
 
   it('the cleanup reads the inbox_cleanup secret and no other', () => {
+    expect(reference.database.cleanupRole.name).toBe('inbox_cleanup');
     expect(secretsReadBy(FUNCTIONS.cleanup)).toEqual([SECRETS.cleanup]);
     expect(environmentOf(FUNCTIONS.cleanup).SECRET_ARN).toEqual(SECRETS.cleanup);
   });
@@ -82,7 +79,7 @@ describe('each function reads only its own database secret', () => {
       const dataApi = statementsOf(fn).filter((s) => actionsOf(s).some((action) => action.startsWith('rds-data:')));
       expect(dataApi).toHaveLength(1);
       expect(actionsOf(dataApi[0]!).sort()).toEqual(needs[fn]);
-      expect(JSON.stringify(dataApi[0]!.Resource)).toMatch(/:cluster:.*DatabaseB/);
+      expect(JSON.stringify(dataApi[0]!.Resource)).toMatch(/:cluster:.*InboxCluster/);
       expect(statementsOf(fn).length).toBeGreaterThan(1);
       expect(onWildcard(statementsOf(fn))).toEqual([]);
     }
@@ -95,13 +92,14 @@ describe('each function reads only its own database secret', () => {
   });
 });
 
-describe('the role secrets', () => {
+describe('the role secrets of the reference stack', () => {
   it('are generated by Secrets Manager as { username, password } of each role: no value is in the template', () => {
-    for (const role of Object.values(INBOX_DATABASE_ROLES)) {
-      expect(resources[secretOf(role)]!.Properties).toMatchObject({
+    for (const [role, secret] of [['order_worker', SECRETS.worker], ['inbox_cleanup', SECRETS.cleanup]] as const) {
+      const id = (secret as { Ref: string }).Ref;
+      expect(resources[id]!.Properties).toMatchObject({
         GenerateSecretString: { GenerateStringKey: 'password', PasswordLength: 30, SecretStringTemplate: JSON.stringify({ username: role }) },
       });
-      expect(resources[secretOf(role)]!.Properties.SecretString).toBeUndefined();
+      expect(resources[id]!.Properties.SecretString).toBeUndefined();
     }
   });
 
@@ -110,15 +108,24 @@ describe('the role secrets', () => {
     expect(keys).toEqual([undefined, undefined, undefined]);
   });
 
-  it('reach the migrate function as DATABASE_ROLE_SECRETS, the name it reads, and the custom resource as RoleSecrets', () => {
-    expect(ROLE_SECRETS_ENV).toBe(MIGRATE_READS);
-    const value = environmentOf(FUNCTIONS.migrate)[MIGRATE_READS];
+  it('are rotated, each on a schedule of its own', () => {
+    const rotated = Object.values(template.findResources('AWS::SecretsManager::RotationSchedule')).map((r) => r.Properties.SecretId);
+    expect(rotated).toEqual(expect.arrayContaining([SECRETS.worker, SECRETS.cleanup]));
+    expect(rotated).toHaveLength(2);
+  });
+
+  it('reach the migrate function as DATABASE_ROLES, with each role\'s access, and the custom resource as Roles', () => {
+    const value = environmentOf(FUNCTIONS.migrate)[INBOX_ENV.databaseRoles];
     const rendered = JSON.stringify(value);
-    for (const [role, secret] of [[INBOX_DATABASE_ROLES.worker, SECRETS.worker], [INBOX_DATABASE_ROLES.cleanup, SECRETS.cleanup]] as const) {
-      expect(rendered).toContain(`\\"${role}\\":\\"`);
+    for (const [role, secret] of [['order_worker', SECRETS.worker], ['inbox_cleanup', SECRETS.cleanup]] as const) {
+      expect(rendered).toContain(`\\"${role}\\":{\\"secretArn\\":\\"`);
       expect(rendered).toContain(JSON.stringify(secret));
     }
-    template.hasResourceProperties('Custom::InboxMigrations', { RoleSecrets: value });
+    template.hasResourceProperties('Custom::InboxMigrations', { Roles: value });
+  });
+
+  it('are the roles the demo and the tests set their databases up with (REFERENCE_ROLES)', () => {
+    expect(REFERENCE_ROLES).toEqual([{ role: reference.orderWorker.databaseRole, access: 'consumer' }, { role: reference.database.cleanupRole.name, access: 'cleanup' }]);
   });
 });
 

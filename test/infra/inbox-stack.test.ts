@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AURORA_POSTGRES_VERSION, InboxStack } from '../../lib/stack/inbox-stack.js';
-import { migrationsHash } from '../../lib/stack/migrations-hash.js';
 import { INBOX_OUTCOMES } from '../../lib/consumer/outcome-metrics.js';
+import { AURORA_POSTGRES_VERSION } from '../../lib/database/inbox-database-settings.js';
+import { KIT_MIGRATIONS_DIR, migrationsHash } from '../../lib/database/migration-folders.js';
+import { InboxStack } from '../../lib/stack/inbox-stack.js';
 import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+const sqlIn = (dir: string) => readdirSync(dir).filter((file) => file.endsWith('.sql')).sort();
 
 /** The minified order worker (index.mjs; no source map is shipped) must stay under this: 250 KB. */
 const WORKER_BUNDLE_BUDGET_BYTES = 250_000;
@@ -106,7 +108,7 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 
   describe('migrations', () => {
-    it('run by a custom resource whose property is the hash of migrations/, so a change runs them again', () => {
+    it('run by a custom resource whose property is the hash of the kit\'s migrations and migrations/, so a change runs them again', () => {
       template.hasResourceProperties('Custom::InboxMigrations', {
         ServiceToken: Match.anyValue(),
         MigrationsHash: migrationsHash(MIGRATIONS_DIR),
@@ -129,13 +131,13 @@ describe('the reference stack with the default context (bundled once)', () => {
       expect(migrations!.DependsOn).toContain(writer);
     });
 
-    it('travel inside the migrate function asset, next to its bundle', () => {
+    it('travel inside the migrate function asset, next to its bundle: the kit\'s and the app\'s, each in the folder the function reads', () => {
       const asset = assetDir(functionByDescription(template, /Applies the inbox migrations/));
-      const shipped = readdirSync(path.join(asset, 'migrations')).sort();
-      const repo = readdirSync(MIGRATIONS_DIR).filter((file) => file.endsWith('.sql')).sort();
-      expect(shipped).toEqual(repo);
-      for (const file of repo) {
-        expect(readFileSync(path.join(asset, 'migrations', file), 'utf8')).toBe(readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
+      for (const [folder, dir] of [['kit-migrations', KIT_MIGRATIONS_DIR], ['migrations', MIGRATIONS_DIR]] as const) {
+        const repo = sqlIn(dir);
+        expect(repo.length).toBeGreaterThan(0);
+        expect(readdirSync(path.join(asset, folder)).sort()).toEqual(repo);
+        for (const file of repo) expect(readFileSync(path.join(asset, folder, file), 'utf8')).toBe(readFileSync(path.join(dir, file), 'utf8'));
       }
       expect(readdirSync(asset)).toContain('index.mjs');
     });
@@ -167,6 +169,7 @@ describe('the reference stack with the default context (bundled once)', () => {
         ['order worker', /Inbox consumer order-worker/],
         ['migrate', /Applies the inbox migrations/],
         ['inbox cleanup', /Deletes inbox rows/],
+        ['role rotation', /Rotates the secret of database role order_worker/],
       ].map(([name, description]) => [name, statSync(path.join(assetDir(functionByDescription(template, description as RegExp)), 'index.mjs')).size]));
       for (const [name, bytes] of Object.entries(sizes)) console.info(`bundle ${name}: ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB) minified`);
       expect(sizes['order worker']).toBeLessThan(WORKER_BUNDLE_BUDGET_BYTES);
@@ -177,7 +180,7 @@ describe('the reference stack with the default context (bundled once)', () => {
 
   describe('cleanup', () => {
     it('runs daily on an EventBridge schedule with the retention and batch size as configuration, and a DLQ for runs it gave up on', () => {
-      const cleanup = functionByDescription(template, /Deletes inbox rows older than 25 days/);
+      const cleanup = functionByDescription(template, /Deletes inbox rows/);
       expect(cleanup.Properties.VpcConfig).toBeUndefined();
       expect((cleanup.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
         RETENTION_DAYS: '25', CLEANUP_BATCH_SIZE: '1000',
@@ -202,9 +205,9 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 
   describe('functions', () => {
-    it('are all arm64 and none lives in the VPC', () => {
+    it('are all arm64 (the worker, the migrate function, the cleanup, the two rotations) and none lives in the VPC', () => {
       const ours = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Architectures: ['arm64'] } }));
-      expect(ours).toHaveLength(3);
+      expect(ours).toHaveLength(5);
       template.allResourcesProperties('AWS::Lambda::Function', { VpcConfig: Match.absent() });
     });
   });
@@ -328,6 +331,11 @@ describe('the reference stack with context given', () => {
     expect(clusters[0]!.DeletionPolicy).toBe('Retain');
     template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RETENTION_DAYS: '30' }) } });
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'sqs-inbox-prod' });
+  });
+
+  it('leaves the cleanup\'s schedule and batch size to InboxDatabase to judge, which names them', () => {
+    expect(() => synthStack({ cleanupSchedule: 'rate(7 days)' })).toThrow(/cleanupSchedule must be an EventBridge schedule that runs at least once a day .* "rate\(7 days\)"/);
+    expect(() => synthStack({ cleanupBatchSize: '0' })).toThrow(/cleanupBatchSize must be a whole number of rows from 1 to 10000, but 0 was provided/);
   });
 
   it('refuses a retention shorter than a message can come back: the queue, the DLQ, and the queue again after a redrive (4 + 14 + 4 days)', () => {

@@ -1,61 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { handler } from '../../functions/migrate/index.js';
 import { onMigrationsEvent } from '../../functions/migrate/on-event.js';
 import { isResuming, untilResumed } from '../../functions/inbox/data-api/index.js';
-import { migrationsHashOf, readMigrations } from '../../functions/inbox/migrations/index.js';
-import { migrationsHash } from '../../lib/stack/migrations-hash.js';
+import { inboxMigrations, migrationsHashOf, readMigrations } from '../../functions/inbox/migrations/index.js';
+import { KIT_MIGRATIONS_DIR, migrationsHash } from '../../lib/database/migration-folders.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
+import { REFERENCE_MIGRATIONS_DIR } from '../../demo/reference-database.js';
 import { databaseUrl } from '../../local/scratch-database.js';
+import { migrationsEvent, type MigrationsProperties } from '../support/migrations-event.js';
 import { lambdaContext } from '../support/sqs-events.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
-const REPO_MIGRATIONS = readdirSync(MIGRATIONS_DIR).filter((file) => file.endsWith('.sql')).sort();
-
-/** The resource properties the stack gives the custom resource (besides the ServiceToken). */
-interface MigrationsProperties {
-  MigrationsHash: string;
-  ClusterArn: string;
-  DatabaseName: string;
-}
-
-const SOME_PROPERTIES: MigrationsProperties = { MigrationsHash: 'abc', ClusterArn: 'arn:aws:rds:us-east-1:123456789012:cluster:a', DatabaseName: 'inbox' };
+const SOME_PROPERTIES: MigrationsProperties = {
+  MigrationsHash: 'abc', ClusterArn: 'arn:aws:rds:us-east-1:123456789012:cluster:a', DatabaseName: 'inbox',
+  Roles: '{"orders":{"secretArn":"arn:aws:secretsmanager:us-east-1:123456789012:secret:orders","access":"consumer"}}',
+};
 
 /** A CloudFormation event as the Provider framework hands it to onEvent. */
-function cfnEvent(
+const cfnEvent = (
   requestType: 'Create' | 'Update' | 'Delete',
   options: { physicalResourceId?: string; properties?: MigrationsProperties; oldProperties?: MigrationsProperties } = {},
-): CloudFormationCustomResourceEvent {
-  const properties = options.properties ?? SOME_PROPERTIES;
-  const common = {
-    ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:framework',
-    ResponseURL: 'https://cloudformation-custom-resource-response.example/',
-    StackId: 'arn:aws:cloudformation:us-east-1:123456789012:stack/SqsInbox-dev/1',
-    RequestId: randomUUID(),
-    LogicalResourceId: 'Migrations',
-    ResourceType: 'Custom::InboxMigrations',
-    ResourceProperties: { ServiceToken: 'token', ...properties },
-  };
-  if (requestType === 'Create') return { ...common, RequestType: 'Create' };
-  if (requestType === 'Update') {
-    return {
-      ...common, RequestType: 'Update', PhysicalResourceId: options.physicalResourceId!,
-      OldResourceProperties: { ServiceToken: 'token', ...(options.oldProperties ?? { ...properties, MigrationsHash: 'old' }) },
-    };
-  }
-  return { ...common, RequestType: 'Delete', PhysicalResourceId: options.physicalResourceId! };
-}
+) => migrationsEvent(requestType, options.properties ?? SOME_PROPERTIES, options);
 
 /** What the function bundles, as `onMigrationsEvent` is told of it. */
 const bundledAs = (properties: MigrationsProperties) => async () => ({
-  hash: properties.MigrationsHash, clusterArn: properties.ClusterArn, databaseName: properties.DatabaseName,
+  hash: properties.MigrationsHash, clusterArn: properties.ClusterArn, databaseName: properties.DatabaseName, roles: properties.Roles,
 });
 
 const resuming = () => Object.assign(new Error('Database is resuming'), { name: 'DatabaseResumingException' });
@@ -80,6 +54,7 @@ describe('the custom resource answer', () => {
     ['MigrationsHash', { ...SOME_PROPERTIES, MigrationsHash: 'older' }],
     ['ClusterArn', { ...SOME_PROPERTIES, ClusterArn: 'arn:aws:rds:us-east-1:123456789012:cluster:other' }],
     ['DatabaseName', { ...SOME_PROPERTIES, DatabaseName: 'other' }],
+    ['Roles', { ...SOME_PROPERTIES, Roles: '{}' }],
   ])('does nothing on an Update whose %s is not what the function was deployed with', async (property, properties) => {
     let ran = false;
     const response = await onMigrationsEvent(cfnEvent('Update', { physicalResourceId: 'inbox-migrations:inbox', properties }), {
@@ -109,8 +84,10 @@ describe('the custom resource answer', () => {
 });
 
 describe('the migrations hash', () => {
-  it('is the same at synth (lib, from the folder) and at run time (the function, from the files it read)', async () => {
-    expect(migrationsHashOf(await readMigrations(MIGRATIONS_DIR))).toBe(migrationsHash(MIGRATIONS_DIR));
+  it('is the same at synth (lib, from the folders) and at run time (the function, from the files it read): the kit\'s and the project\'s', async () => {
+    expect(migrationsHashOf([...await inboxMigrations(), ...await readMigrations(REFERENCE_MIGRATIONS_DIR)])).toBe(migrationsHash(REFERENCE_MIGRATIONS_DIR));
+    expect(migrationsHashOf(await inboxMigrations())).toBe(migrationsHash());
+    expect(migrationsHash(REFERENCE_MIGRATIONS_DIR)).not.toBe(migrationsHash());
   });
 
   it('changes with a name or a text', () => {
@@ -158,26 +135,31 @@ describe('waiting out a resume', () => {
   });
 });
 
+/** A project's migrations folder of this file's own: one table. */
+const PROJECT_FILES: Record<string, string> = { '0001_widgets.sql': 'CREATE TABLE widgets (id int PRIMARY KEY);' };
+
 describe('the migrate handler over the Data API (emulator, real PostgreSQL)', () => {
   const database = `migrate_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const replacement = `${database}_new`;
   const adminUrl = inject('pgAdminUrl');
   let api: RunningDataApi;
   const scratches: string[] = [];
+  /** A folder of the project's migrations plus `extra` files. */
+  const folderWith = (extra: Record<string, string>): string => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
+    scratches.push(dir);
+    for (const [file, text] of Object.entries({ ...PROJECT_FILES, ...extra })) writeFileSync(path.join(dir, file), text);
+    return dir;
+  };
+  const projectDir = folderWith({});
+  /** Every migration a run applies, as it records them: the kit's first. */
+  const APPLIED = ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', ...Object.keys(PROJECT_FILES)];
   /** What the stack gives the custom resource for the function's environment and `dir`'s migrations. */
-  const deployed = (dir = MIGRATIONS_DIR): MigrationsProperties => ({
+  const deployed = (dir = projectDir): MigrationsProperties => ({
     MigrationsHash: migrationsHash(dir), ClusterArn: process.env.CLUSTER_ARN!, DatabaseName: process.env.DATABASE_NAME!,
   });
   const event = (requestType: 'Create' | 'Update' | 'Delete', dir?: string) =>
     cfnEvent(requestType, { physicalResourceId: `inbox-migrations:${database}`, properties: deployed(dir) });
-  /** A folder of the repository's migrations plus `extra` files. */
-  const folderWith = (extra: Record<string, string>): string => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
-    scratches.push(dir);
-    for (const file of REPO_MIGRATIONS) writeFileSync(path.join(dir, file), readFileSync(path.join(MIGRATIONS_DIR, file)));
-    for (const [file, text] of Object.entries(extra)) writeFileSync(path.join(dir, file), text);
-    return dir;
-  };
 
   const admin = async <T>(work: (client: pg.Client) => Promise<T>, url = adminUrl): Promise<T> => {
     const client = new pg.Client({ connectionString: url });
@@ -204,7 +186,8 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
-      MIGRATIONS_DIR,
+      KIT_MIGRATIONS_DIR,
+      MIGRATIONS_DIR: projectDir,
     });
   });
 
@@ -216,23 +199,23 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
   });
 
   afterEach(() => {
-    process.env.MIGRATIONS_DIR = MIGRATIONS_DIR;
+    process.env.MIGRATIONS_DIR = projectDir;
   });
 
-  it('applies every migration of the folder on Create', async () => {
+  it('applies the kit\'s migrations and then every one of the project\'s folder on Create', async () => {
     const response = await handler(event('Create'), lambdaContext(300_000));
     expect(response).toEqual({
       PhysicalResourceId: `inbox-migrations:${database}`,
-      Data: { Applied: REPO_MIGRATIONS.join(','), AlreadyApplied: '' },
+      Data: { Applied: APPLIED.join(','), AlreadyApplied: '' },
     });
     const tables = await admin((client) => client.query<{ name: string }>(
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'"), databaseUrl(adminUrl, database));
-    expect(tables.rows.map((row) => row.name)).toEqual(expect.arrayContaining(['consumed_message', 'schema_migrations']));
+    expect(tables.rows.map((row) => row.name)).toEqual(expect.arrayContaining(['consumed_message', 'schema_migrations', 'widgets']));
   });
 
   it('applies nothing twice on the next deploy', async () => {
     const response = await handler(event('Update'), lambdaContext(300_000));
-    expect(response.Data).toEqual({ Applied: '', AlreadyApplied: REPO_MIGRATIONS.join(',') });
+    expect(response.Data).toEqual({ Applied: '', AlreadyApplied: APPLIED.join(',') });
   });
 
   it('fails on a bad migration, naming its file, and applies none of the run', async () => {
@@ -247,13 +230,13 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
 
   it('does nothing on a rollback: an Update for older migrations than the function bundles', async () => {
     // The function was deployed with one more migration; CloudFormation rolls the resource back to
-    // the template before it, whose hash is that of the repository's folder alone.
+    // the template before it, whose hash is that of the project's folder alone.
     const newer = folderWith({ '9003_rollback_probe.sql': 'CREATE TABLE rollback_probe (id int);' });
     process.env.MIGRATIONS_DIR = newer;
     api.resetStats();
 
     const response = await handler(cfnEvent('Update', {
-      physicalResourceId: `inbox-migrations:${database}`, properties: deployed(MIGRATIONS_DIR), oldProperties: deployed(newer),
+      physicalResourceId: `inbox-migrations:${database}`, properties: deployed(projectDir), oldProperties: deployed(newer),
     }), lambdaContext(300_000));
 
     expect(response.PhysicalResourceId).toBe(`inbox-migrations:${database}`);
@@ -269,7 +252,7 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
       const response = await handler(cfnEvent('Update', {
         physicalResourceId: `inbox-migrations:${database}`, properties: deployed(), oldProperties: previous,
       }), lambdaContext(300_000));
-      expect(response.Data).toEqual({ Applied: REPO_MIGRATIONS.join(','), AlreadyApplied: '' });
+      expect(response.Data).toEqual({ Applied: APPLIED.join(','), AlreadyApplied: '' });
       expect(await tableExists('consumed_message', replacement)).toBe(true);
     } finally {
       Object.assign(process.env, { CLUSTER_ARN: previous.ClusterArn, DATABASE_NAME: previous.DatabaseName });
@@ -280,7 +263,7 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
     api.resetStats();
     api.pause(800);
     const response = await handler(event('Update'), lambdaContext(300_000));
-    expect(response.Data?.AlreadyApplied).toBe(REPO_MIGRATIONS.join(','));
+    expect(response.Data?.AlreadyApplied).toBe(APPLIED.join(','));
     expect(api.stats().errors.DatabaseResumingException).toBeGreaterThan(0);
   });
 

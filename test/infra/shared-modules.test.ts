@@ -25,7 +25,7 @@ describe('the runtime files lib/ may import (the eslint exceptions)', () => {
   });
 
   it('the reading of imports sees an import when there is one', () => {
-    expect(importsOf('lib/stack/migrations-hash.ts')).toContain('../../functions/inbox/migrations/migrations-hash.js');
+    expect(importsOf('lib/database/migration-folders.ts')).toContain('../../functions/inbox/migrations/migrations-hash.js');
   });
 
   it('are the only runtime files any lib/ file imports', () => {
@@ -48,6 +48,19 @@ describe('the published constructs (lib/index.ts)', () => {
     };
     walk('lib/index.ts');
     expect(reached.size).toBeGreaterThan(20);
-    expect([...reached].filter((file) => file.startsWith('lib/stack/') || file.startsWith('lib/cleanup/'))).toEqual([]);
+    expect([...reached].filter((file) => file.startsWith('lib/stack/'))).toEqual([]);
+    expect(reached).toContain('lib/database/inbox-database.ts');
+  });
+});
+
+describe('the reference stack is built as a package user builds one', () => {
+  it('imports of lib/ only the published entry (lib/index.ts), besides its own files', () => {
+    const stackFiles = filesBelow('lib/stack');
+    const libImports = stackFiles.flatMap((file) => importsOf(file)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => path.normalize(path.join(path.dirname(file), spec.replace(/\.js$/, '.ts'))))
+      .filter((target) => !target.startsWith('lib/stack/')));
+    expect(stackFiles.length).toBeGreaterThan(1);
+    expect([...new Set(libImports)]).toEqual(['lib/index.ts']);
   });
 });

@@ -1,12 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database } from '../../functions/inbox/index.js';
 import { migrationChecksum } from '../../functions/inbox/internal.js';
-import { inboxMigrations, migrate, MigrationChecksumError, MigrationFailedError, readMigrations, type Migration } from '../../functions/inbox/migrations/index.js';
+import { randomBytes } from 'node:crypto';
+import {
+  DatabaseRoleError, inboxMigrations, migrate, MigrationChecksumError, MigrationFailedError, migrateWithRoles, type Migration,
+} from '../../functions/inbox/migrations/index.js';
 import { emptyDatabase, type FreshDatabase } from '../support/database.js';
 import { drivers, type DriverTarget } from '../support/drivers.js';
-
-const PROJECT_MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 const customers: Migration = { name: '0001_customers.sql', sql: 'CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL);\n' };
 // Depends on 0001: applying out of order would fail on the missing table.
@@ -81,17 +81,17 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
 
       const report = await migrate(db, await inboxMigrations());
 
-      expect(report.applied).toEqual(['0001_consumed_message.sql', '0004_outbox_message.sql']);
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql']);
       const tables = await fresh.pool.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`);
       expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual(['consumed_message', 'outbox_group', 'outbox_message', 'schema_migrations']);
     });
 
-    it("builds the project's schema: consumed_message as the design has it, and the example orders tables", async () => {
+    it("builds the kit's schema under names of its own: consumed_message as the design has it, and the role password function", async () => {
       const { fresh, db } = await empty();
 
-      const report = await migrate(db, await readMigrations(PROJECT_MIGRATIONS));
+      const report = await migrate(db, [...await inboxMigrations(), customers]);
 
-      expect(report.applied).toEqual(['0001_consumed_message.sql', '0002_orders.sql', '0003_database_roles.sql', '0004_outbox_message.sql', '0005_outbox_grants.sql', '0006_role_twins.sql']);
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', '0001_customers.sql']);
       const columns = await fresh.pool.query(`SELECT column_name, data_type, is_nullable, column_default
         FROM information_schema.columns WHERE table_name = 'consumed_message' ORDER BY ordinal_position`);
       expect(columns.rows).toEqual([
@@ -109,8 +109,24 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
       ]);
       await expect(fresh.pool.query(`INSERT INTO consumed_message (consumer_name, message_id, status, payload_hash) VALUES ('c', 'm', 'done', 'h')`))
         .rejects.toThrow(/check constraint/);
-      expect(await exists(fresh, 'orders')).toBe(true);
-      expect(await exists(fresh, 'order_payments')).toBe(true);
+      expect((await fresh.pool.query("SELECT to_regprocedure('inbox_set_role_password(text, text)') IS NOT NULL AS found")).rows[0]).toEqual({ found: true });
+    });
+
+    it('takes a database migrated before the kit\'s migrations had names of their own: they run, and change nothing there', async () => {
+      const { fresh, db } = await empty();
+      const [table, passwords, outbox] = await inboxMigrations();
+      // As the kit shipped them before: the same tables and function, recorded under a project's names.
+      await migrate(db, [
+        { name: '0001_consumed_message.sql', sql: table!.sql.replaceAll(' IF NOT EXISTS', '') },
+        { name: '0003_database_roles.sql', sql: passwords!.sql.replace('CREATE OR REPLACE FUNCTION', 'CREATE FUNCTION') },
+        { name: '0004_outbox_message.sql', sql: outbox!.sql.replaceAll(' IF NOT EXISTS', '') },
+      ]);
+      await fresh.pool.query("INSERT INTO consumed_message (consumer_name, message_id, payload_hash) VALUES ('c', 'kept', 'h')");
+
+      const report = await migrate(db, await inboxMigrations());
+
+      expect(report).toEqual({ applied: ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql'], alreadyApplied: [] });
+      expect((await fresh.pool.query('SELECT message_id FROM consumed_message')).rows).toEqual([{ message_id: 'kept' }]);
     });
   });
 
@@ -196,6 +212,32 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
       await migrate(db, [tricky]);
 
       expect((await fresh.pool.query('SELECT body, note_label(notes) AS label FROM notes')).rows).toEqual([{ body: 'a;b', label: '1;a;b' }]);
+    });
+  });
+
+  describe('migrateWithRoles: the run InboxDatabase makes, for a test of a project\'s own', () => {
+    it('makes the roles before the project\'s migrations, which grant their tables to them, then grants the kit\'s table', async () => {
+      const { fresh, db } = await empty();
+      const role = `mwr_${driver.name.replace('-', '_')}_${randomBytes(4).toString('hex')}`;
+      const grants: Migration = { name: '0001_orders.sql', sql: `CREATE TABLE orders (id int PRIMARY KEY);\nGRANT SELECT ON orders TO ${role};` };
+
+      const report = await migrateWithRoles(db, { migrations: [...await inboxMigrations(), grants], roles: [{ role, access: 'consumer' }] });
+
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', '0001_orders.sql']);
+      const may = async (table: string, privilege: string) => (await fresh.pool.query<{ may: boolean }>(
+        'SELECT has_table_privilege($1, $2, $3) AS may', [role, table, privilege])).rows[0]!.may;
+      expect([await may('orders', 'SELECT'), await may('consumed_message', 'INSERT'), await may('consumed_message', 'DELETE')]).toEqual([true, true, false]);
+      const again = await migrateWithRoles(db, { migrations: [...await inboxMigrations(), grants], roles: [{ role, access: 'consumer' }] });
+      expect(again.applied).toEqual([]);
+    });
+
+    it('refuses a role name the kit would not make before touching the database', async () => {
+      const { fresh, db } = await empty();
+      const attempt = migrateWithRoles(db, { migrations: [customers], roles: [{ role: 'Orders"; DROP TABLE x; --', access: 'consumer' }] });
+      await expect(attempt).rejects.toThrow(DatabaseRoleError);
+      await expect(attempt).rejects.toThrow(/cannot be a role of the kit's: a role is 1 to 57 lower-case letters/);
+      await expect(migrateWithRoles(db, { migrations: [customers], roles: [{ role: 'orders_clone', access: 'consumer' }] })).rejects.toThrow(/not ending in _clone/);
+      expect(await exists(fresh, 'customers')).toBe(false);
     });
   });
 });

@@ -1,8 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
+import { migrateReferenceDatabase } from '../../demo/reference-database.js';
 import { startPostgres } from '../../local/postgres/index.js';
 import { createScratchDatabase } from '../../local/scratch-database.js';
 
@@ -75,7 +74,7 @@ export async function passwordCheckingDatabase(options: { readonly empty?: boole
   try {
     const database = await createDatabase('inbox_auth', 'template0', server.url);
     if (!options.empty) {
-      await migrate(pgDatabase({ pool: database.pool }), await readMigrations(fileURLToPath(new URL('../../migrations', import.meta.url))));
+      await migrateReferenceDatabase(pgDatabase({ pool: database.pool }));
     }
     return {
       ...database,

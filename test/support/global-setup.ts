@@ -1,7 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { migrate, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
+import { migrateReferenceDatabase } from '../../demo/reference-database.js';
 import { startPostgres } from '../../local/postgres/index.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../local/scratch-database.js';
 import { runTemporaryFolder } from './temporary-folder.js';
@@ -43,7 +42,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     template = await createScratchDatabase(server.url, 'inbox_template');
     const db = pgDatabase({ connectionString: template.url, max: 1 });
     try {
-      await migrate(db, await readMigrations(fileURLToPath(new URL('../../migrations', import.meta.url))));
+      await migrateReferenceDatabase(db);
     } finally {
       await db.close();
     }

@@ -25,7 +25,7 @@ export interface LoggedLine {
 /**
  * The AWS of a rotation test on one PostgreSQL server: the Secrets Manager stand-in, the Data API
  * emulator signing each call in with its secret's AWSCURRENT version from that stand-in, the owner's
- * secret, and the rotation function's handler on both, for the role `inbox_worker`.
+ * secret, and the rotation function's handler on both, for the role `order_worker`.
  */
 export interface RotationWorld {
   readonly secrets: TestSecretsManager;
@@ -36,7 +36,7 @@ export interface RotationWorld {
   readonly logged: LoggedLine[];
   /** Invokes the rotation function as Secrets Manager does. */
   step(step: RotationInvocation['Step'] | string, secretId: string, token: string): Promise<void>;
-  /** A new secret of `inbox_worker` whose password the role has now, as a deploy leaves it. */
+  /** A new secret of `order_worker` whose password the role has now, as a deploy leaves it. */
   workerSecret(): Promise<{ arn: string; password: string }>;
   /** Starts a rotation (RotateSecret): the token of its AWSPENDING version. */
   rotate(secretId: string): Promise<string>;
@@ -100,7 +100,7 @@ export async function rotationWorld(target: FreshDatabase, options: RotationWorl
     rdsData,
     logger: capturingLogger(logged),
     env: {
-      ROTATED_ROLE: 'inbox_worker',
+      ROTATED_ROLE: 'order_worker',
       PROBE_SECRET_PREFIX: 'sqs-inbox/rotation-probe/test/',
       CLUSTER_ARN: LOCAL_DATA_API_TARGET.resourceArn,
       SECRET_ARN: ownerSecretArn,
@@ -114,8 +114,8 @@ export async function rotationWorld(target: FreshDatabase, options: RotationWorl
     step: (step, secretId, token) => handler({ Step: step, SecretId: secretId, ClientRequestToken: token, RotationToken: 'rotation-token' }, lambdaContext(120_000)),
     workerSecret: async () => {
       const password = `p0-${Math.random().toString(36).slice(2)}-${Date.now()}`;
-      const arn = await secrets.createSecret('worker', { username: 'inbox_worker', password, engine: 'postgres', dbname: database });
-      await setRolePassword(pgDatabase({ pool: target.pool }), 'inbox_worker', password);
+      const arn = await secrets.createSecret('worker', { username: 'order_worker', password, engine: 'postgres', dbname: database });
+      await setRolePassword(pgDatabase({ pool: target.pool }), 'order_worker', password);
       return { arn, password };
     },
     rotate: async (secretId) => {

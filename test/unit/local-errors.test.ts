@@ -1,8 +1,8 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { InboxError } from '../../functions/inbox/index.js';
-import { KafkaLog, lambdaContext, LocalStackError, startDataApi, startEventSource, startKafkaEventSource, startSqs } from '../../local/index.js';
-import { LocalConfigError } from '../../local/errors.js';
+import { KafkaLog, lambdaContext, startDataApi, startEventSource, startKafkaEventSource, startSqs } from '../../local/index.js';
+import { LocalConfigError, LocalStackError } from '../../local/errors.js';
 import { createScratchDatabase } from '../../local/scratch-database.js';
 import { startEventBridge } from '../../local/eventbridge/index.js';
 import { startSns } from '../../local/sns/index.js';

@@ -72,3 +72,21 @@ export class MigrationFileError extends InboxError {
     this.name = 'MigrationFileError';
   }
 }
+
+/**
+ * A database role the migrations were asked to manage cannot be one of the kit's: its name is not
+ * one the kit makes, or a role of that name exists that the kit did not make (an application's, or
+ * a privileged one such as the owner). The message names the role and what to change; nothing was
+ * changed.
+ *
+ * @example
+ * ```ts
+ * await expect(migrateWithRoles(db, { migrations, roles: [{ role: 'postgres', access: 'consumer' }] })).rejects.toThrow(DatabaseRoleError);
+ * ```
+ */
+export class DatabaseRoleError extends InboxError {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseRoleError';
+  }
+}

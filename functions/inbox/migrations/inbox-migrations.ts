@@ -1,28 +1,24 @@
-import { readFile } from 'node:fs/promises';
+import { KIT_MIGRATION_PREFIX } from '../contract.js';
 import type { Migration } from './migrate.js';
+import { readMigrations } from './migration-files.js';
+
+// Next to this module, in the repository (.ts) and in the package (dist/, where the build copies them).
+const KIT_MIGRATIONS = new URL('./sql/', import.meta.url);
 
 /**
- * The kit's own migrations: the inbox table, and the outbox's tables. A project's migrations are
- * numbered after these (this repository's 0002, 0003 and 0005 are its reference app's).
- */
-export const INBOX_MIGRATION_FILES = ['0001_consumed_message.sql', '0004_outbox_message.sql'] as const;
-
-// In the repository this is migrations/ at the root; in the package, the copy the build puts in dist/migrations.
-const KIT_MIGRATIONS = new URL('../../../migrations/', import.meta.url);
-
-/**
- * The kit's own migrations (the `consumed_message` table, the outbox's `outbox_message` and
- * `outbox_group`), read from the package. Apply them before
- * a project's own: `migrate(db, [...await inboxMigrations(), ...await readMigrations(dir)])`. A
- * bundled function cannot read the package's files: copy `node_modules/sqs-inbox/dist/migrations`
- * next to the bundle and pass that folder to `readMigrations` instead.
+ * The kit's own migrations (the `consumed_message` table, `inbox_set_role_password`, which sets a
+ * role's password from a SCRAM verifier, and the outbox's `outbox_message` and `outbox_group`), named `sqs-inbox/NNNN_name.sql` so no migration of a
+ * project ever takes their name in schema_migrations. Apply them before a project's own, in one run:
+ * `migrate(db, [...await inboxMigrations(), ...await readMigrations(dir)])`. A bundled function
+ * cannot read the package's files: copy `node_modules/sqs-inbox/dist/functions/inbox/migrations/sql`
+ * next to the bundle and pass that folder as `dir` (`InboxDatabase` does all of this for you).
  *
  * @example
  * ```ts
- * import { inboxMigrations, migrate } from 'sqs-inbox/migrations';
- * await migrate(db, await inboxMigrations());
+ * import { inboxMigrations, migrate, readMigrations } from 'sqs-inbox/migrations';
+ * await migrate(db, [...await inboxMigrations(), ...await readMigrations('migrations')]);
  * ```
  */
-export async function inboxMigrations(): Promise<Migration[]> {
-  return Promise.all(INBOX_MIGRATION_FILES.map(async (name) => ({ name, sql: await readFile(new URL(name, KIT_MIGRATIONS), 'utf8') })));
+export async function inboxMigrations(dir: string | URL = KIT_MIGRATIONS): Promise<Migration[]> {
+  return (await readMigrations(dir)).map(({ name, sql }) => ({ name: `${KIT_MIGRATION_PREFIX}${name}`, sql }));
 }

@@ -1,11 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MIGRATION_FILE_NAME } from '../contract.js';
 import { MigrationFileError } from './errors.js';
 import type { Migration } from './migrate.js';
 import { splitStatements } from '../sql/sql-text.js';
-
-const MIGRATION_FILE = /^(\d{4})_[a-z0-9_]+\.sql$/;
 
 /**
  * Reads the migrations of a folder: every `NNNN_name.sql` file (four digits, then lower-case
@@ -25,7 +24,7 @@ export async function readMigrations(dir: string | URL): Promise<Migration[]> {
   const names = entries.filter((entry) => !entry.isDirectory() && /\.sql$/i.test(entry.name)).map((entry) => entry.name).sort();
   const numbers = new Map<string, string>();
   for (const name of names) {
-    const match = MIGRATION_FILE.exec(name);
+    const match = MIGRATION_FILE_NAME.exec(name);
     if (!match) {
       throw new MigrationFileError(
         `${path.join(folder, name)} is not named like a migration: rename it NNNN_name.sql (four digits, then lower-case letters, digits or _).`,

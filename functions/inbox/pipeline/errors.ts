@@ -1,4 +1,5 @@
 import { InboxError } from '../errors.js';
+import { SqlState, sqlStateOf } from '../sql/sql-state.js';
 
 /**
  * The Lambda event is not a batch of the entry point's source (an SQS batch for `processBatch`, a
@@ -99,5 +100,63 @@ export class ClaimVanishedError extends InboxError {
   public constructor(key: string) {
     super(`The inbox row for key "${key}" was taken and then gone; the message will be retried.`);
     this.name = 'ClaimVanishedError';
+  }
+}
+
+/**
+ * The database has no inbox table: the kit's migrations have not run there. Every record of the
+ * batch is reported failed (those after the first are not even tried), so the event source delivers
+ * them again once the table exists, and the consumer says so once per batch at error level; the
+ * next batch tries again.
+ *
+ * @example
+ * ```ts
+ * onOutcome: (o) => { if (o.error instanceof InboxTableMissingError) alarm('run the inbox migrations'); }
+ * ```
+ */
+export class InboxTableMissingError extends InboxError {
+  public constructor(cause: unknown) {
+    super('The inbox table consumed_message does not exist in this database (SQLState 42P01): the kit\'s migrations have not run here. '
+      + 'Attach the consumer to an InboxDatabase (sqs-inbox/cdk: database: inboxDatabase), which runs them on deploy, or apply them yourself '
+      + 'before the consumer starts: migrate(db, [...await inboxMigrations(), ...your own]) from sqs-inbox/migrations. '
+      + 'Every record of this batch was reported failed and will be delivered again.', { cause });
+    this.name = 'InboxTableMissingError';
+  }
+}
+
+/**
+ * What a failed database call says about the inbox table: an `InboxTableMissingError` when the
+ * table the claim names is missing (SQLSTATE 42P01 naming consumed_message, as PostgreSQL words it
+ * on either driver), else `undefined`; a missing table of the handler's own is its own failure.
+ *
+ * @example
+ * ```ts
+ * const error = inboxTableMissing(caught) ?? caught;
+ * ```
+ */
+export function inboxTableMissing(error: unknown): InboxTableMissingError | undefined {
+  if (isInboxTableMissing(error)) return error;
+  if (sqlStateOf(error) !== SqlState.undefinedTable) return undefined;
+  try {
+    return /relation "consumed_message" does not exist/.test(String((error as { message?: unknown }).message)) ? new InboxTableMissingError(error) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a value is an `InboxTableMissingError`; false for a value that cannot be looked at (a
+ * revoked Proxy a handler threw, on which `instanceof` throws).
+ *
+ * @example
+ * ```ts
+ * if (isInboxTableMissing(result.error)) reportMissingTable(result.error, options);
+ * ```
+ */
+export function isInboxTableMissing(error: unknown): error is InboxTableMissingError {
+  try {
+    return error instanceof InboxTableMissingError;
+  } catch {
+    return false;
   }
 }

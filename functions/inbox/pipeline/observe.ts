@@ -59,6 +59,26 @@ export function reportLateQuery(messageId: string, key: string, options: Pick<Re
 }
 
 /**
+ * Says, through the consumer's logger (or the console when it has none), once for the batch, that
+ * the inbox table is missing and how to make it (the error's message); every record of the batch is
+ * reported failed. A logger that throws is ignored.
+ *
+ * @example
+ * ```ts
+ * reportMissingTable(new InboxTableMissingError(cause), options);
+ * ```
+ */
+export function reportMissingTable(error: Error, options: Pick<ResolvedOptions<unknown, unknown>, 'consumer' | 'logger'>): void {
+  const text = `consumer ${options.consumer}: ${error.message}`;
+  try {
+    if (options.logger) options.logger.error(text, { consumer: options.consumer, error });
+    else console.error(text);
+  } catch {
+    // A logger that throws has nothing more to say.
+  }
+}
+
+/**
  * Tells the user's hook, logger and metrics what became of a record. A throwing hook or metrics
  * object is logged and ignored, a throwing logger ignored: observing must never change what is
  * acknowledged. A record keyed by a fallback a redrive

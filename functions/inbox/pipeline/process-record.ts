@@ -4,13 +4,15 @@ import type { OutboxBatch } from '../outbox/outbox-batch.js';
 import type { RetryPolicy } from '../retry.js';
 import { applyRecord, rejectRecord } from './apply.js';
 import { isPermanentError } from '../permanent-error.js';
+import { inboxTableMissing } from './errors.js';
 import { reportLateQuery } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 
 /**
  * Takes one record through the design's rule: key and parse (a failure rejects), then one
  * transaction or one guarded statement that claims and applies, then duplicate, collision,
- * rejected (PermanentError) or failed. Never throws: every path ends in a result.
+ * rejected (PermanentError) or failed; a failure because the inbox table is missing carries
+ * `InboxTableMissingError`. Never throws: every path ends in a result.
  *
  * @example
  * ```ts
@@ -23,6 +25,17 @@ export async function processRecord<T, R>(
   defaultParse: (record: R) => unknown,
   policy: RetryPolicy,
   outbox?: OutboxBatch,
+): Promise<RecordResult> {
+  const result = await settleRecord(prepared, options, defaultParse, policy, outbox);
+  return result.kind === 'failed' ? { kind: 'failed', error: inboxTableMissing(result.error) ?? result.error } : result;
+}
+
+async function settleRecord<T, R>(
+  prepared: PreparedRecord<R>,
+  options: ResolvedOptions<T, R>,
+  defaultParse: (record: R) => unknown,
+  policy: RetryPolicy,
+  outbox: OutboxBatch | undefined,
 ): Promise<RecordResult> {
   const base = { consumer: options.consumer, hash: prepared.hash, lockTimeoutMs: options.lockTimeoutMs };
   if (!prepared.key.ok) return rejectRecord(options.db, { ...base, key: prepared.rejectKey }, prepared.key.error, policy);

@@ -3,10 +3,10 @@ import { payloadHash } from '../claim/payload-hash.js';
 import type { ResolvedOptions } from '../options.js';
 import { isRedelivered, type Outcome } from '../outcome.js';
 import { outboxBatch } from '../outbox/outbox-batch.js';
-import { DeadlineError, FifoSkipError, MissingKeyAttributeError } from './errors.js';
+import { DeadlineError, FifoSkipError, isInboxTableMissing, MissingKeyAttributeError, type InboxTableMissingError } from './errors.js';
 import { laneItems, runLanes } from './lanes.js';
 import { keyOf } from './message-key.js';
-import { observe } from './observe.js';
+import { observe, reportMissingTable } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 import { processRecord } from './process-record.js';
 import type { RecordSource } from './record-source.js';
@@ -22,6 +22,8 @@ export interface SettledRecord<R> {
 interface SkipState {
   readonly laneFailed: boolean;
   readonly batchFailed: boolean;
+  /** The batch met a database without the inbox table: no later record can succeed. */
+  readonly tableMissing: InboxTableMissingError | undefined;
 }
 
 function remainingTime(context: Context | undefined): () => number {
@@ -49,6 +51,7 @@ function laneOf<R>(prepared: PreparedRecord<R>): string {
 }
 
 function skipError<T, R>(item: PreparedRecord<R>, state: SkipState, options: ResolvedOptions<T, R>, source: RecordSource<R>, remainingMs: number): Error | undefined {
+  if (state.tableMissing) return state.tableMissing;
   if (item.lane !== undefined && state.laneFailed) return new FifoSkipError(source.laneName);
   if (item.lane !== undefined && options.fifoFailure === 'batch' && state.batchFailed) return new FifoSkipError('batch');
   if (remainingMs < options.deadlineMarginMs) return new DeadlineError(remainingMs, options.deadlineMarginMs);
@@ -70,10 +73,11 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
 /**
  * The one pipeline behind every entry point: reads the event through its `source`, then runs each
  * record through the per-message rule, ordered lanes (FIFO groups, Kafka partitions) in order and
- * up to `concurrency` lanes at once, skipping the rest of a lane after a failure and every record
- * once the invocation is short of time. With an outbox, the rows the batch's messages committed are
- * sent before it resolves (a send that fails leaves its row for the relay and changes no outcome).
- * Resolves to every record with its outcome, in the event's order.
+ * up to `concurrency` lanes at once, skipping the rest of a lane after a failure, every record once
+ * the invocation is short of time, and every record once one found no inbox table (said once for
+ * the batch). With an outbox, the rows the batch's messages committed are sent before it resolves
+ * (a send that fails leaves its row for the relay and changes no outcome). Resolves to every record
+ * with its outcome, in the event's order.
  *
  * @example
  * ```ts
@@ -88,16 +92,21 @@ export async function runBatch<T, R>(event: unknown, context: Context | undefine
   const prepared = records.map((record) => prepare(record, options, source));
   const outcomes = new Map<PreparedRecord<R>, Outcome>();
   let batchFailed = false;
+  let tableMissing: InboxTableMissingError | undefined;
   const outbox = options.outbox && outboxBatch({ ...options, outbox: options.outbox, remainingMs, policy });
 
   await runLanes(laneItems(prepared, laneOf), options.concurrency, async (lane) => {
     let laneFailed = false;
     for (const item of lane.items) {
       const started = Date.now();
-      const skipped = skipError(item, { laneFailed, batchFailed }, options, source, remainingMs());
+      const skipped = skipError(item, { laneFailed, batchFailed, tableMissing }, options, source, remainingMs());
       const result: RecordResult = skipped
         ? { kind: 'skipped', error: skipped }
         : await processRecord(item, options, (r) => source.parse(r), policy, outbox);
+      if (tableMissing === undefined && isInboxTableMissing(result.error)) {
+        tableMissing = result.error;
+        reportMissingTable(tableMissing, options);
+      }
       if (item.lane !== undefined && isRedelivered(result.kind)) {
         laneFailed = true;
         batchFailed = true;

@@ -7,6 +7,7 @@ export const SqlState = {
   uniqueViolation: '23505',
   divisionByZero: '22012',
   queryCanceled: '57014',
+  undefinedTable: '42P01',
 } as const;
 
 const SQLSTATE_IN_MESSAGE = /SQLState:\s*([0-9A-Z]{5})/;

@@ -1,28 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { roleCredentials, RoleSecretError } from '../../functions/database-roles/index.js';
-import { roleSecretsFrom } from '../../functions/migrate/role-secrets.js';
+import { DatabaseRoleError } from '../../functions/inbox/migrations/index.js';
+import { managedRolesFrom } from '../../functions/migrate/managed-roles.js';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:worker';
 const PASSWORD = 'pw-4f9c1e7b2a';
 
-describe('the role secrets list (DATABASE_ROLE_SECRETS)', () => {
-  it('maps each role to its secret ARN, and is empty when unset', () => {
-    expect(roleSecretsFrom('{"inbox_worker":"arn:1","inbox_cleanup":"arn:2"}')).toEqual([
-      { role: 'inbox_worker', secretArn: 'arn:1' }, { role: 'inbox_cleanup', secretArn: 'arn:2' },
+describe('the managed roles list (DATABASE_ROLES)', () => {
+  it('gives each role its secret ARN and access, in order, and is empty when unset', () => {
+    expect(managedRolesFrom('{"orders":{"secretArn":"arn:1","access":"consumer"},"inbox_cleanup":{"secretArn":"arn:2","access":"cleanup"}}')).toEqual([
+      { role: 'orders', secretArn: 'arn:1', access: 'consumer' }, { role: 'inbox_cleanup', secretArn: 'arn:2', access: 'cleanup' },
     ]);
-    expect(roleSecretsFrom(undefined)).toEqual([]);
-    expect(roleSecretsFrom(' ')).toEqual([]);
+    expect(managedRolesFrom(undefined)).toEqual([]);
+    expect(managedRolesFrom(' ')).toEqual([]);
   });
 
   it.each([
-    ['not JSON', '{inbox_worker', /is not JSON/],
-    ['a list', '["arn:1"]', /must be a JSON object/],
-    ['a role name that is not a plain identifier', '{"Worker; DROP ROLE x":"arn:1"}', /names the role .* lower-case letters, digits or _/],
-    ['a role name that starts with a digit', '{"1worker":"arn:1"}', /names the role/],
-    ['a role without an ARN', '{"inbox_worker":""}', /gives role inbox_worker no secret ARN/],
+    ['not JSON', '{orders', /is not JSON/],
+    ['a list', '[{"secretArn":"arn:1"}]', /must be a JSON object/],
+    ['a role name that is not a plain identifier', '{"Worker; DROP ROLE x":{"secretArn":"arn:1","access":"consumer"}}', /names the role .* lower-case letters, digits or _/],
+    ['a role name that starts with a digit', '{"1worker":{"secretArn":"arn:1","access":"consumer"}}', /names the role "1worker"/],
+    ['a role name with no room for its twin', `{"${'r'.repeat(58)}":{"secretArn":"arn:1","access":"consumer"}}`, /cannot have a twin: a function role is 1 to 57/],
+    ['a twin as a role', '{"orders_clone":{"secretArn":"arn:1","access":"consumer"}}', /not ending in _clone/],
+    ['a role without an ARN', '{"orders":{"secretArn":"","access":"consumer"}}', /gives role orders no secretArn/],
+    ['a role without an access', '{"orders":{"secretArn":"arn:1"}}', /gives role orders the access null: use one of consumer, cleanup/],
+    ['an access the kit has no grants for', '{"orders":{"secretArn":"arn:1","access":"owner"}}', /the access "owner"/],
   ])('refuses %s', (_what, json, message) => {
-    expect(() => roleSecretsFrom(json)).toThrow(RoleSecretError);
-    expect(() => roleSecretsFrom(json)).toThrow(message);
+    expect(() => managedRolesFrom(json)).toThrow(DatabaseRoleError);
+    expect(() => managedRolesFrom(json)).toThrow(message);
   });
 });
 

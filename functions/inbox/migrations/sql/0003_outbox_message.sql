@@ -1,7 +1,11 @@
 -- The outbox: what a consumer sends on, written in the claim's transaction (or as CTEs of the
 -- guarded statement), so a message's outgoing messages commit with its effect or not at all. The
 -- invocation that wrote a row sends it after the commit; the relay sends what is left.
-CREATE TABLE outbox_message (
+--
+-- IF NOT EXISTS: this is recorded as sqs-inbox/0003_outbox_message.sql, and a database migrated
+-- before the kit's migrations had names of their own recorded it as 0004_outbox_message.sql, so
+-- there the tables are already in place and this run leaves them as they are.
+CREATE TABLE IF NOT EXISTS outbox_message (
   id            uuid        PRIMARY KEY,          -- UUIDv7: the downstream idempotency key, for ever
   consumer_name text        NOT NULL,             -- the consumer that wrote it (its targets name the destination)
   message_key   text        NOT NULL,             -- the idempotency key of the incoming message
@@ -26,7 +30,7 @@ CREATE TABLE outbox_message (
 -- A FIFO group's order and its lease. Writers of a group take its row lock (INSERT ... ON CONFLICT
 -- DO UPDATE), so rows of one group are numbered in commit order, and whoever holds the group (the
 -- writing invocation, or a relay run) is the only one that sends its open rows, in that order.
-CREATE TABLE outbox_group (
+CREATE TABLE IF NOT EXISTS outbox_group (
   consumer_name text        NOT NULL,
   target        text        NOT NULL,
   group_id      text        NOT NULL,
@@ -39,16 +43,16 @@ CREATE TABLE outbox_group (
 );
 
 -- What the relay leases (oldest first) and the age of the oldest undispatched row.
-CREATE INDEX outbox_message_open ON outbox_message (consumer_name, created_at)
+CREATE INDEX IF NOT EXISTS outbox_message_open ON outbox_message (consumer_name, created_at)
   WHERE dispatched_at IS NULL AND failed_at IS NULL;
 
 -- A group's open rows in order; a number is given once among them (a group row purged when idle
 -- starts again from 1, behind closed rows only).
-CREATE UNIQUE INDEX outbox_message_group_order ON outbox_message (consumer_name, target, group_id, group_seq)
+CREATE UNIQUE INDEX IF NOT EXISTS outbox_message_group_order ON outbox_message (consumer_name, target, group_id, group_seq)
   WHERE group_seq IS NOT NULL AND dispatched_at IS NULL AND failed_at IS NULL;
 
 -- The cleanup purges dispatched rows by age.
-CREATE INDEX outbox_message_dispatched_at ON outbox_message (dispatched_at) WHERE dispatched_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS outbox_message_dispatched_at ON outbox_message (dispatched_at) WHERE dispatched_at IS NOT NULL;
 
 -- What an incoming message sent on.
-CREATE INDEX outbox_message_source ON outbox_message (consumer_name, message_key);
+CREATE INDEX IF NOT EXISTS outbox_message_source ON outbox_message (consumer_name, message_key);

@@ -1,44 +1,9 @@
--- One database role per function of the reference stack, each signing in through a Secrets Manager
--- secret of its own, with only the privileges that function uses. The migrate function signs in as
--- the cluster's owner (the master secret) and runs the migrations; nothing else does.
+-- The kit's database roles sign in through Secrets Manager secrets: one role (and its twin, for the
+-- rotation by alternating users) per consumer attached to an InboxDatabase, and one for the cleanup.
+-- The migrate function creates them from its environment (they belong to the cluster, and their
+-- names come from the stack, so no static file can hold them) and then sets the password of each
+-- from its secret through this function, as the rotation function does for the login it rotates to.
 --
--- Roles belong to the cluster, not to one database, so each is created only when missing (another
--- database of the cluster, or a concurrent run, may have made it). They start NOLOGIN: after the
--- migrations, on every run, the migrate function gives each LOGIN and its secret's password
--- through inbox_set_role_password below.
---
--- A later migration that adds a table grants each role what it needs on it, in the same file. No
--- ALTER DEFAULT PRIVILEGES: it would give every role the same rights on every new table.
-DO $$
-BEGIN
-  CREATE ROLE inbox_worker NOLOGIN;
-EXCEPTION WHEN duplicate_object OR unique_violation THEN
-  NULL;
-END
-$$;
-
-DO $$
-BEGIN
-  CREATE ROLE inbox_cleanup NOLOGIN;
-EXCEPTION WHEN duplicate_object OR unique_violation THEN
-  NULL;
-END
-$$;
-
--- The order worker: claims and rejections are INSERT ... ON CONFLICT DO NOTHING, the duplicate
--- check a SELECT; it never updates or deletes an inbox row. On the example's tables, what
--- ship-order and record-payment do: read an order, change its state columns, add a payment.
-GRANT SELECT, INSERT ON consumed_message TO inbox_worker;
-GRANT SELECT, UPDATE (status, version, paid_total, updated_at) ON orders TO inbox_worker;
-GRANT INSERT ON order_payments TO inbox_worker;
-
--- The cleanup: deletes rows past the retention, picked with SELECT ... FOR UPDATE SKIP LOCKED,
--- which PostgreSQL allows only with UPDATE on at least one column. It gets processed_at alone, the
--- column it judges rows by: changing it can only make a row go sooner or later, which its DELETE
--- allows anyway. It reads the key and the age of a row, not its hash or error.
-GRANT SELECT (consumer_name, message_id, processed_at), DELETE ON consumed_message TO inbox_cleanup;
-GRANT UPDATE (processed_at) ON consumed_message TO inbox_cleanup;
-
 -- Gives a role LOGIN and a password, from a SCRAM-SHA-256 verifier that the migrate function
 -- computes from the role's secret: the plain password never reaches the server or its logs, and
 -- the stored one is scram whatever password_encryption says (the Data API signs in to Aurora
@@ -47,7 +12,10 @@ GRANT UPDATE (processed_at) ON consumed_message TO inbox_cleanup;
 -- caller's rights, and PUBLIC may not call it. It touches plain roles only (no superuser,
 -- CREATEROLE, CREATEDB, REPLICATION or BYPASSRLS, not the caller), so it cannot take over the owner,
 -- and no error of it carries the verifier.
-CREATE FUNCTION inbox_set_role_password(role_name text, scram_verifier text) RETURNS void
+--
+-- OR REPLACE: a database migrated before this was a kit migration has the same function from the
+-- reference app's 0003_database_roles.sql.
+CREATE OR REPLACE FUNCTION inbox_set_role_password(role_name text, scram_verifier text) RETURNS void
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
