@@ -10,8 +10,8 @@
  *   npm run bench:dead-invocations -- --orders 2000 --crash-rate 0.4 --seed 1 --drain-timeout-s 300
  */
 import { parseArgs } from 'node:util';
-import { formatDataApiStats, MainJobNotDrainedError, runMainJob, type MainJobOptions, type MainJobReport } from '../local/demo/main-job.js';
-import { startPostgres } from '../local/postgres.js';
+import { formatDataApiStats, MainJobNotDrainedError, runMainJob, type MainJobOptions, type MainJobReport } from '../demo/main-job.js';
+import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { DEAD_INVOCATIONS_SHAPE } from '../test/support/main-job.js';
 

@@ -11,10 +11,10 @@ import pg from 'pg';
 import { processBatch, sql, type InboxOptions, type SqlStatement } from '../functions/inbox/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { claimStatement, guardedStatement, payloadHash, toPgQuery, type ClaimTarget } from '../functions/inbox/internal.js';
-import { startPostgres } from '../local/postgres.js';
+import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
-import { migrateReferenceDatabase } from '../local/demo/reference-database.js';
+import { migrateReferenceDatabase } from '../demo/reference-database.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { processKafkaBatch, sql, type Database, type KafkaInboxOptions } from '../functions/inbox/index.js';
 import type { KafkaEvent } from '../functions/inbox/kafka/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
-import { startPostgres } from '../local/postgres.js';
+import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { localDataApiClient, localDataApiDatabase } from '../local/data-api/index.js';
 import { countingDatabase } from '../test/support/counting-database.js';
@@ -33,7 +33,7 @@ import { shipStatement, type Ship } from '../test/support/kafka-inbox.js';
 import { kafkaEvent, kafkaRecord } from '../test/support/kafka-events.js';
 import { lambdaContext } from '../test/support/sqs-events.js';
 import { startDataApiProcess } from './data-api-process.js';
-import { migrateReferenceDatabase } from '../local/demo/reference-database.js';
+import { migrateReferenceDatabase } from '../demo/reference-database.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -14,12 +14,12 @@ import type { SQSRecord } from 'aws-lambda';
 import { processBatch, sql, type StatementModeOptions } from '../functions/inbox/index.js';
 import { sqsTarget } from '../functions/inbox/outbox/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
-import { startPostgres } from '../local/postgres.js';
+import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { createQueue, localSqsClient, startSqs } from '../local/sqs/index.js';
 import { openDataApi } from '../test/support/data-api.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
-import { migrateReferenceDatabase } from '../local/demo/reference-database.js';
+import { migrateReferenceDatabase } from '../demo/reference-database.js';
 
 // One line instead of the AWS SDK's paragraph about Node.js 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

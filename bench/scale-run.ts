@@ -6,7 +6,7 @@ import { cleanupInbox } from '../functions/inbox/cleanup/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { uuidv7 } from '../functions/inbox/internal.js';
 import { localDataApiDatabase } from '../local/data-api/index.js';
-import { migrateReferenceDatabase } from '../local/demo/reference-database.js';
+import { migrateReferenceDatabase } from '../demo/reference-database.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { lambdaContext, sqsRecord } from '../test/support/sqs-events.js';
 import type { DataApiProcess } from './data-api-process.js';

@@ -34,7 +34,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { localDataApiClient } from '../local/data-api/index.js';
-import { startPostgres } from '../local/postgres.js';
+import { startPostgres } from '../local/postgres/index.js';
 import { profiled } from './cpu-split.js';
 import { startDataApiProcess } from './data-api-process.js';
 import { kitPathCpu } from './kit-path.js';

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { InboxConfigError } from '../functions/inbox/index.js';
-import { KAFKA_MAIN_JOB_DEFAULTS as K, runKafkaMainJob, type KafkaMainJobOptions } from '../local/demo/kafka-main-job.js';
-import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress } from '../local/demo/main-job.js';
-import { progressBar } from '../local/demo/progress-bar.js';
-import { kafkaReportLines, sqsReportLines, type ReportLine } from '../local/demo/report-lines.js';
+import { LocalConfigError } from '../local/internal.js';
+import { KAFKA_MAIN_JOB_DEFAULTS as K, runKafkaMainJob, type KafkaMainJobOptions } from '../demo/kafka-main-job.js';
+import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress } from '../demo/main-job.js';
+import { progressBar } from '../demo/progress-bar.js';
+import { kafkaReportLines, sqsReportLines, type ReportLine } from '../demo/report-lines.js';
 
 const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue ${D.queue}|standard] [--mode ${D.mode}|transaction]
                 [--fault-rate ${D.crashRate}] [--crashes ${D.crashes.join(',')}] [--twice-rate ${D.deliverTwiceRate}] [--copies ${D.copies}]
@@ -140,7 +141,7 @@ try {
   }
 } catch (error) {
   if (interactive) process.stdout.write('\n');
-  if (error instanceof InboxConfigError) {
+  if (error instanceof InboxConfigError || error instanceof LocalConfigError) {
     console.error(`${error.message}\n\n${usage}`);
     process.exit(2);
   }

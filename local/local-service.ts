@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { ACCOUNT_ID, settingChecks } from './setting-checks.js';
 
 /** What every local stand-in for an AWS service built on this takes, besides its own options. */
 export interface LocalServiceOptions<F> {
@@ -49,7 +50,7 @@ export interface LocalServiceStats<C> {
  */
 export function localServiceSettings<F extends object>(options: LocalServiceOptions<F>): { port: number; accountId: string; region: string; now: () => number; faults: F } {
   const accountId = options.accountId ?? '000000000000';
-  if (!/^\d{12}$/.test(accountId)) throw new RangeError(`accountId must be 12 digits, but "${accountId}" was given.`);
+  settingChecks({ accountId }).matches('accountId', ACCOUNT_ID.pattern, ACCOUNT_ID.described);
   return { port: options.port ?? 0, accountId, region: options.region ?? 'us-east-1', now: options.now ?? Date.now, faults: options.faults ?? ({} as F) };
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { retry } from '../functions/inbox/internal.js';
+import { LocalConfigError } from './errors.js';
 
 /** Options of `createScratchDatabase`. */
 export interface ScratchDatabaseOptions {
@@ -26,7 +27,7 @@ const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const COPY_ATTEMPTS = 20;
 
 function checkedName(name: string): string {
-  if (!NAME.test(name)) throw new RangeError(`refusing database name "${name}": expected ${String(NAME)}`);
+  if (!NAME.test(name)) throw new LocalConfigError(`A scratch database name is a lowercase letter or _ followed by at most 62 lowercase letters, digits or _, but "${name}" was given.`);
   return name;
 }
 

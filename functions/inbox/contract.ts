@@ -175,5 +175,12 @@ export const TIME_DEFAULTS = { lockTimeoutMs: 5000, deadlineMarginMs: 5000 } as 
  */
 export const CLEANUP_BATCH_SIZE = { min: 1, max: 10_000, default: 1000 } as const;
 
+/**
+ * The message attribute (SQS, SNS) or record header (Kafka) that carries a message's idempotency
+ * key: the producer and the outbox set it, the consumer's default key reads it, and it is the key a
+ * redrive keeps.
+ */
+export const IDEMPOTENCY_KEY_ATTRIBUTE = 'idempotency-key';
+
 /** The longest idempotency key the inbox stores; a longer one is rejected (and the producer refuses it). */
 export const MAX_KEY_LENGTH = 512;

@@ -5,6 +5,8 @@ import { InboxConfigError } from './errors.js';
 import type { Outcome } from './outcome.js';
 import { resolveOutbox, type OutboxContext, type OutboxOptions, type ResolvedOutbox, type StatementOutboxOptions } from './outbox/outbox-options.js';
 import type { SqlStatement } from './sql/sql.js';
+import type { StatementContext } from './statement-context.js';
+import type { InboxLogger, InboxMetrics } from './telemetry.js';
 
 /**
  * What a handler is given beside the parsed message. `R` is the record type of the event source:
@@ -15,49 +17,15 @@ import type { SqlStatement } from './sql/sql.js';
  * handle: async (order, { tx, key, record }) => { await tx.query(sql`... ${key} ... ${record.messageId}`); }
  * ```
  */
-export interface MessageContext<R = SQSRecord> {
+export interface MessageContext<R = SQSRecord> extends StatementContext<R> {
   /**
    * The claim's transaction: commit and roll back are the kit's. It serves queries while `handle`
    * runs: one still running when `handle` returns fails the message (`UnawaitedQueryError`), one
    * issued after is refused (`TransactionEndedError`) and logged.
    */
   tx: Transaction;
-  /** The record as it arrived. */
-  record: R;
-  /** The idempotency key the message was claimed under. */
-  key: string;
   /** Writes outgoing messages in the claim's transaction, sent after the commit (the `outbox` option's targets). */
   outbox: OutboxContext;
-}
-
-/** What a statement-mode effect is given: the record and its key; no transaction (statement mode's outbox is its `messages`). */
-export type StatementContext<R = SQSRecord> = Omit<MessageContext<R>, 'tx' | 'outbox'>;
-
-/**
- * The logger the kit writes one structured line per record to; a Powertools `Logger` fits.
- *
- * @example
- * ```ts
- * const logger: InboxLogger = new Logger({ serviceName: 'orders' });
- * ```
- */
-export interface InboxLogger {
-  debug(message: string, ...attributes: Record<string, unknown>[]): void;
-  info(message: string, ...attributes: Record<string, unknown>[]): void;
-  warn(message: string, ...attributes: Record<string, unknown>[]): void;
-  error(message: string, ...attributes: Record<string, unknown>[]): void;
-}
-
-/**
- * Where the kit counts outcomes and records latencies; a Powertools `Metrics` fits.
- *
- * @example
- * ```ts
- * const metrics: InboxMetrics = new Metrics({ namespace: 'orders' });
- * ```
- */
-export interface InboxMetrics {
-  addMetric(name: string, unit: 'Count' | 'Milliseconds', value: number): void;
 }
 
 /** The options of both modes, on every event source. */
@@ -174,9 +142,7 @@ export const DEFAULTS = {
   lockTimeoutMs: TIME_DEFAULTS.lockTimeoutMs,
   deadlineMarginMs: TIME_DEFAULTS.deadlineMarginMs,
   maxRetries: 3,
-  retryBaseMs: 100,
   maxKeyLength: MAX_KEY_LENGTH,
-  idempotencyKeyAttribute: 'idempotency-key',
 } as const;
 
 /** How a record's effect is applied, with the user's function for it. */

@@ -1,8 +1,9 @@
-import type { KeyFallback } from './pipeline/record-source.js';
-
 import { OutcomeKind } from './contract.js';
 
 export { OutcomeKind } from './contract.js';
+
+/** Where a default key came from when it is not the producer's own idempotency key. */
+export type KeyFallback = 'MessageDeduplicationId' | 'messageId';
 
 /**
  * The account of one record, given to `onOutcome`, logged and counted. `failed` and `skipped`

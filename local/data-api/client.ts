@@ -27,17 +27,31 @@ export function localDataApiClient(endpoint: string, config: Omit<RDSDataClientC
 
 /**
  * The production driver, `dataApiDatabase`, on one database behind the local emulator, as a Lambda
- * reaches Aurora. `close()` leaves the client alone: destroy it yourself.
+ * reaches Aurora. Given the emulator's endpoint, it makes its own client and `close()` destroys it;
+ * given a client, `close()` leaves the client alone: destroy it yourself.
  *
  * @example
  * ```ts
- * const client = localDataApiClient(api.endpoint);
- * const db = localDataApiDatabase(client, 'app');
+ * const api = await startDataApi({ databaseUrl: postgres.url });
+ * const db = localDataApiDatabase(api.endpoint, 'postgres');
  * await db.query(sql`SELECT 1`);
+ * await db.close();
  * ```
  */
-export function localDataApiDatabase(client: RDSDataClient, database: string, driver: Pick<DataApiDatabaseOptions, 'resumeRetry'> = {}): Database {
-  return dataApiDatabase({ ...LOCAL_DATA_API_TARGET, database, client, ...driver });
+export function localDataApiDatabase(to: RDSDataClient | string, database: string, driver: Pick<DataApiDatabaseOptions, 'resumeRetry'> = {}): Database {
+  if (typeof to !== 'string') return dataApiDatabase({ ...LOCAL_DATA_API_TARGET, database, client: to, ...driver });
+  const client = localDataApiClient(to);
+  const db = dataApiDatabase({ ...LOCAL_DATA_API_TARGET, database, client, ...driver });
+  return {
+    ...db,
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        client.destroy();
+      }
+    },
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sleep } from '../../functions/inbox/internal.js';
+import { LocalConfigError } from '../errors.js';
 import { databaseResuming } from './service-errors.js';
 
 /** A fixed latency per call in milliseconds, or a random one between `[min, max]`. */
@@ -8,7 +9,7 @@ export type Latency = number | readonly [number, number];
 function checkedLatency(latency: Latency): Latency {
   const values = typeof latency === 'number' ? [latency] : [...latency];
   if (values.length > 2 || values.some((ms) => !Number.isFinite(ms) || ms < 0) || (values.length === 2 && values[0]! > values[1]!)) {
-    throw new RangeError(`latency must be milliseconds >= 0 or [min, max] with min <= max, but ${JSON.stringify(latency)} was given.`);
+    throw new LocalConfigError(`latency must be milliseconds >= 0 or [min, max] with min <= max, but ${JSON.stringify(latency)} was given.`);
   }
   return latency;
 }
@@ -34,7 +35,7 @@ export class Faults {
 
   /** Answers every call with DatabaseResumingException for `ms` milliseconds from now. */
   public pause(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`pause takes milliseconds >= 0, but ${ms} was given.`);
+    if (!Number.isFinite(ms) || ms < 0) throw new LocalConfigError(`pause takes milliseconds >= 0, but ${ms} was given.`);
     this.pausedUntil = Date.now() + ms;
   }
 

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { ColumnTypes } from './column-types.js';
+import { LocalConfigError } from '../errors.js';
 import { jsonObjectBody, listenOnLoopback, readBody } from '../loopback-http.js';
+import { settingChecks } from '../setting-checks.js';
 import { Connections } from './connections.js';
 import { Faults, type Latency } from './faults.js';
 import { OPERATIONS, serviceErrorOf, type OperationContext } from './operations.js';
@@ -88,11 +90,6 @@ function send(response: http.ServerResponse, status: number, body: string, error
   response.writeHead(status, headers).end(body);
 }
 
-function checkedMs(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be a whole number of milliseconds >= ${min}, but ${value} was given.`);
-  return value;
-}
-
 /**
  * Starts a local RDS Data API on 127.0.0.1 in front of a PostgreSQL server, faithful enough that
  * the real `@aws-sdk/client-rds-data` behaves against it as against Aurora Serverless v2: the five
@@ -111,12 +108,13 @@ function checkedMs(name: string, value: number, min: number): number {
  */
 export async function startDataApi(options: StartDataApiOptions): Promise<RunningDataApi> {
   const settings = withDefaults(DEFAULTS, options);
-  if (typeof settings.databaseUrl !== 'string' || settings.databaseUrl === '') throw new RangeError('startDataApi needs a databaseUrl.');
-  if (!Number.isInteger(settings.maxTransactions) || settings.maxTransactions < 1) {
-    throw new RangeError(`maxTransactions must be a whole number >= 1, but ${settings.maxTransactions} was given.`);
-  }
-  const connections = new Connections(settings.databaseUrl, checkedMs('statementTimeoutMs', settings.statementTimeoutMs, 1), settings.maxTransactions);
-  const transactions = new Transactions(checkedMs('idleTimeoutMs', settings.idleTimeoutMs, 1));
+  if (typeof settings.databaseUrl !== 'string' || settings.databaseUrl === '') throw new LocalConfigError('startDataApi needs a databaseUrl: the PostgreSQL server (and database) it stands in front of.');
+  const check = settingChecks(settings);
+  check.whole('maxTransactions', 1);
+  check.whole('statementTimeoutMs', 1);
+  check.whole('idleTimeoutMs', 1);
+  const connections = new Connections(settings.databaseUrl, settings.statementTimeoutMs, settings.maxTransactions);
+  const transactions = new Transactions(settings.idleTimeoutMs);
   const context: OperationContext = { connections, transactions, types: new ColumnTypes(), secrets: settings.secrets };
   const faults = new Faults(settings.latencyMs);
   let calls: Record<string, number> = {};

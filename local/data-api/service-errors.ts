@@ -1,8 +1,10 @@
+import { LocalStackError } from '../errors.js';
+
 /**
  * An error as the RDS Data API answers it: an HTTP status, the `x-amzn-ErrorType` name the SDK
  * maps to its exception class, and a `{ "message" }` body.
  */
-export class ServiceError extends Error {
+export class ServiceError extends LocalStackError {
   public constructor(
     public readonly type: string,
     public readonly status: number,

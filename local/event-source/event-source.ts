@@ -1,10 +1,12 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { InboxConfigError } from '../../functions/inbox/index.js';
 import { backoffDelay, sleep, withDefaults } from '../../functions/inbox/internal.js';
+import { LocalConfigError, LocalStackError } from '../errors.js';
 import { invokeWithTimeout } from '../lambda-invocation.js';
+import { quietly } from '../quietly.js';
+import { settingChecks } from '../setting-checks.js';
 import { batchResult, type BatchResult } from './batch-result.js';
-import { lambdaContext } from './lambda-context.js';
+import { FUNCTION_NAME, lambdaContext } from './lambda-context.js';
 import { toSqsRecord, type EventSourceQueue } from './sqs-event.js';
 
 /** A Lambda handler for SQS events, as `inbox()` behind middy or a plain async function gives one. */
@@ -116,23 +118,8 @@ const DEFAULTS = {
 const MAX_RECEIVE = 10;
 // A failed receive is tried again after 100 ms, doubling up to 2 s, as Lambda's pollers back off.
 const RECEIVE_BACKOFF = { baseMs: 100, maxMs: 2000, jitter: 'none' } as const;
-const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 type Settings = Required<StartEventSourceOptions>;
-
-function requireInteger(name: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new InboxConfigError(`${name} must be a whole number from ${min} to ${max}, but ${String(value)} was given.`);
-  }
-}
-
-function quietly(callback: () => void): void {
-  try {
-    callback();
-  } catch {
-    // A throwing observer must not stop the poller.
-  }
-}
 
 function queueFromArn(arn: string): EventSourceQueue & { accountId: string } {
   const [, , , region, accountId] = arn.split(':');
@@ -142,23 +129,24 @@ function queueFromArn(arn: string): EventSourceQueue & { accountId: string } {
 /** The options with their defaults, after the checks that need no queue. */
 function checkedSettings(options: StartEventSourceOptions): Settings {
   const settings: Settings = withDefaults(DEFAULTS, options);
-  if (!settings.client || typeof settings.client.send !== 'function') throw new InboxConfigError('client must be an SQSClient.');
-  if (typeof settings.queueUrl !== 'string' || settings.queueUrl === '') throw new InboxConfigError('queueUrl must be the URL of an SQS queue.');
-  if (typeof settings.handler !== 'function') throw new InboxConfigError('handler must be a function (event, context) => Promise<SQSBatchResponse | void>.');
-  if (!FUNCTION_NAME.test(settings.functionName)) throw new InboxConfigError(`functionName must be 1 to 64 letters, digits, hyphens or underscores, but "${settings.functionName}" was given.`);
-  requireInteger('pollers', settings.pollers, 1, 100);
-  requireInteger('functionTimeoutMs', settings.functionTimeoutMs, 1, 900_000);
-  requireInteger('waitTimeSeconds', settings.waitTimeSeconds, 0, 20);
-  requireInteger('maxBatchingWindowMs', settings.maxBatchingWindowMs, 0, 300_000);
+  if (!settings.client || typeof settings.client.send !== 'function') throw new LocalConfigError('client must be an SQSClient.');
+  if (typeof settings.queueUrl !== 'string' || settings.queueUrl === '') throw new LocalConfigError('queueUrl must be the URL of an SQS queue.');
+  const check = settingChecks(settings);
+  check.callable('handler', '(event, context) => Promise<SQSBatchResponse | void>');
+  check.matches('functionName', FUNCTION_NAME.pattern, FUNCTION_NAME.described);
+  check.whole('pollers', 1, 100);
+  check.whole('functionTimeoutMs', 1, 900_000);
+  check.whole('waitTimeSeconds', 0, 20);
+  check.whole('maxBatchingWindowMs', 0, 300_000);
   return settings;
 }
 
 /** The batch limits Lambda puts on a queue of this kind. */
 function checkBatching(settings: Settings, fifo: boolean): void {
-  requireInteger('batchSize', settings.batchSize, 1, fifo ? MAX_RECEIVE : 10_000);
-  if (fifo && settings.maxBatchingWindowMs > 0) throw new InboxConfigError('maxBatchingWindowMs is not available on a FIFO queue, as on Lambda: leave it 0.');
+  settingChecks(settings).whole('batchSize', 1, fifo ? MAX_RECEIVE : 10_000);
+  if (fifo && settings.maxBatchingWindowMs > 0) throw new LocalConfigError('maxBatchingWindowMs is not available on a FIFO queue, as on Lambda: leave it 0.');
   if (settings.batchSize > MAX_RECEIVE && settings.maxBatchingWindowMs === 0) {
-    throw new InboxConfigError(`batchSize ${settings.batchSize} is over 10: give maxBatchingWindowMs too, as Lambda requires.`);
+    throw new LocalConfigError(`batchSize ${settings.batchSize} is over 10: give maxBatchingWindowMs too, as Lambda requires.`);
   }
 }
 
@@ -227,7 +215,7 @@ function recordDeleter(settings: Settings, stats: EventSourceStats): (records: r
         const failed = Failed?.length ?? 0;
         deleted += chunk.length - failed;
         stats.deleteFailures += failed;
-        if (failed > 0) quietly(() => settings.onError(new Error(`DeleteMessageBatch refused ${failed} entries: ${JSON.stringify(Failed)}`), 'delete'));
+        if (failed > 0) quietly(() => settings.onError(new LocalStackError(`DeleteMessageBatch refused ${failed} entries: ${JSON.stringify(Failed)}`), 'delete'));
       } catch (error) {
         stats.deleteFailures += chunk.length;
         quietly(() => settings.onError(error, 'delete'));

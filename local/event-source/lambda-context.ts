@@ -1,5 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { LocalStackError } from '../errors.js';
+
+/** What Lambda takes as a function name (the name alone, not an ARN), for the pollers' `functionName` checks. */
+export const FUNCTION_NAME = { pattern: /^[A-Za-z0-9_-]{1,64}$/, described: '1 to 64 letters, digits, hyphens or underscores' } as const;
 
 /** What a Lambda-like context is made of. */
 export interface LambdaContextInit {
@@ -19,8 +23,16 @@ function logStreamName(now: Date): string {
   return `${day}/[$LATEST]${randomBytes(16).toString('hex')}`;
 }
 
+/** A handler called `context.done()`, `fail()` or `succeed()`, which the Node.js runtimes Lambda still offers do not have. */
+export class CallbackStyleError extends LocalStackError {
+  public constructor(name: string) {
+    super(`context.${name}() is the callback style of old Node.js runtimes; return a promise from the handler instead.`);
+    this.name = 'CallbackStyleError';
+  }
+}
+
 function unsupported(name: string): never {
-  throw new Error(`context.${name}() is the callback style of old Node.js runtimes; return a promise from the handler instead.`);
+  throw new CallbackStyleError(name);
 }
 
 /**

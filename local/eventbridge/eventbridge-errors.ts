@@ -1,9 +1,11 @@
+import { LocalStackError } from '../errors.js';
+
 /**
  * An error as EventBridge answers it over the AWS JSON 1.1 protocol: an HTTP status and a body
  * `{ "__type": "<Name>", "message" }`, from which the SDK's EventBridge client makes the exception
  * class of that name (`ResourceNotFoundException`, `InternalException`) or `EventBridgeServiceException`.
  */
-export class EventBridgeError extends Error {
+export class EventBridgeError extends LocalStackError {
   public constructor(public readonly type: string, message: string, public readonly status = 400) {
     super(message);
     this.name = type;

@@ -35,9 +35,9 @@ export { javaBytes, partitionKey, toKafkaEvent, toKafkaEventRecord } from './kaf
 export type { KafkaBatchResponse, KafkaEvent, KafkaEventOrigin, KafkaEventRecord, KafkaItemIdentifier } from './kafka-event.js';
 export { startKafkaEventSource } from './kafka-event-source.js';
 export type { KafkaBatchReport, KafkaEventSourceStats, RunningKafkaEventSource, StartKafkaEventSourceOptions } from './kafka-event-source.js';
-export type { KafkaBatchView, KafkaEventSourceFaults, KafkaLogFaults } from './kafka-faults.js';
+export type { KafkaBatchView, KafkaEventSourceFaults } from './kafka-event-source-types.js';
 export { KafkaLog } from './kafka-log.js';
-export type { CreateTopicOptions, KafkaLogOptions, KafkaLogStats, LogRecord, ProduceMessage, ProducedRecord } from './kafka-log.js';
+export type { CreateTopicOptions, KafkaLogFaults, KafkaLogOptions, KafkaLogStats, LogRecord, ProduceMessage, ProducedRecord } from './kafka-log.js';
 export { kafkaFailureDocument, sqsFailureDocument } from './on-failure-destination.js';
 export type { DiscardedRecords, FailedFunction, KafkaOnFailureDestination } from './on-failure-destination.js';
 export { partitionForKey } from './partitioner.js';

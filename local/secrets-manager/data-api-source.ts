@@ -1,4 +1,6 @@
 import type { DataApiSecretSource } from '../data-api/secrets.js';
+import { LocalConfigError } from '../errors.js';
+import { SecretsManagerError } from './secrets-manager-errors.js';
 
 /**
  * Where the local Data API reads the secrets it signs calls in with: the stand-in at `endpoint`,
@@ -21,11 +23,11 @@ export function secretsManagerSource(endpoint: string): DataApiSecretSource {
     });
     const body = await response.json() as Record<string, unknown>;
     if (response.ok) {
-      if (typeof body['SecretString'] !== 'string') throw new Error(`The secret ${secretArn} has no SecretString (a binary secret).`);
+      if (typeof body['SecretString'] !== 'string') throw new LocalConfigError(`The secret ${secretArn} has no SecretString (a binary secret): store the credentials as a JSON SecretString.`);
       return body['SecretString'];
     }
     const type = response.headers.get('x-amzn-errortype') ?? String(body['__type']);
     if (type === 'ResourceNotFoundException') return undefined;
-    throw new Error(`${type}: ${String(body['message'] ?? body['Message'] ?? '')}`);
+    throw new SecretsManagerError(type, `${type}: ${String(body['message'] ?? body['Message'] ?? '')}`, response.status);
   };
 }

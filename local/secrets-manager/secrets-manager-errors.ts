@@ -1,10 +1,12 @@
+import { LocalStackError } from '../errors.js';
+
 /**
  * An error as Secrets Manager answers it over the AWS JSON 1.1 protocol: HTTP 400 (500 for its own
  * faults), the `x-amzn-ErrorType` header and a `{ "__type", "message" }` body naming the error, which
  * the SDK maps to its exception class (`ResourceNotFoundException`, `InvalidRequestException`, ...).
  * The statuses are those of the API reference's error lists and Common Errors page.
  */
-export class SecretsManagerError extends Error {
+export class SecretsManagerError extends LocalStackError {
   public constructor(
     /** The error's name, as `__type` and `x-amzn-ErrorType` carry it. */
     public readonly type: string,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { ACCOUNT_ID, settingChecks } from '../setting-checks.js';
 import { jsonObjectBody, listenOnLoopback, readBody } from '../loopback-http.js';
 import type { OperationContext } from './operation-context.js';
 import { OPERATIONS } from './operations.js';
@@ -107,10 +108,9 @@ export async function startSecretsManager(options: StartSecretsManagerOptions = 
     now: options.now ?? DEFAULTS.now,
     forcedDeletionMs: options.forcedDeletionMs ?? DEFAULTS.forcedDeletionMs,
   };
-  if (!/^\d{12}$/.test(settings.accountId)) throw new RangeError(`accountId must be 12 digits, but "${settings.accountId}" was given.`);
-  if (!Number.isInteger(settings.forcedDeletionMs) || settings.forcedDeletionMs < 0) {
-    throw new RangeError(`forcedDeletionMs must be a whole number of milliseconds >= 0, but ${settings.forcedDeletionMs} was given.`);
-  }
+  const check = settingChecks(settings);
+  check.matches('accountId', ACCOUNT_ID.pattern, ACCOUNT_ID.described);
+  check.whole('forcedDeletionMs', 0);
   const store = new SecretStore(settings);
   const context: OperationContext = { store, rotations: new RotationRunner(store, options.invokeRotation), forcedDeletionMs: settings.forcedDeletionMs };
   const calls: Record<string, number> = {};

@@ -1,10 +1,12 @@
+import { LocalStackError } from '../errors.js';
+
 /**
  * An error as SNS answers it over the AWS Query protocol: an HTTP status and an XML
  * `<ErrorResponse><Error><Type>Sender|Receiver</Type><Code>..</Code><Message>..</Message></Error>`,
  * whose code the SDK's SNS client maps to its exception class (`NotFound` becomes
  * `NotFoundException`, `InvalidParameter` `InvalidParameterException`).
  */
-export class SnsError extends Error {
+export class SnsError extends LocalStackError {
   public constructor(
     public readonly code: string,
     message: string,

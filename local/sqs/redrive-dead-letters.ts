@@ -1,5 +1,6 @@
 import { ListMessageMoveTasksCommand, StartMessageMoveTaskCommand, type ListMessageMoveTasksResultEntry, type SQSClient } from '@aws-sdk/client-sqs';
 import { sleep, withDefaults } from '../../functions/inbox/internal.js';
+import { LocalStackError } from '../errors.js';
 
 /** Options of `redriveDeadLetters`. */
 export interface RedriveOptions {
@@ -35,7 +36,7 @@ export interface RedriveResult {
 }
 
 /** A redrive that did not complete: it failed, was cancelled, or outlasted `timeoutMs`. */
-export class RedriveError extends Error {
+export class RedriveError extends LocalStackError {
   public constructor(
     message: string,
     /** The task's last status as ListMessageMoveTasks reported it, if it was found. */

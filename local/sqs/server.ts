@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { jsonObjectBody, listenOnLoopback, readBody } from '../loopback-http.js';
+import { ACCOUNT_ID, settingChecks } from '../setting-checks.js';
 import type { FaultCounts, SqsFaults } from './faults.js';
 import { MoveTasks } from './move-tasks.js';
 import type { OperationContext } from './operation-context.js';
@@ -116,10 +117,9 @@ function queueNameOf(body: Record<string, unknown>): string | undefined {
  */
 export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSqs> {
   const settings = withDefaults(DEFAULTS, options);
-  if (!Number.isInteger(settings.pollIntervalMs) || settings.pollIntervalMs < 1) {
-    throw new RangeError(`pollIntervalMs must be a whole number of milliseconds >= 1, but ${settings.pollIntervalMs} was given.`);
-  }
-  if (!/^\d{12}$/.test(settings.accountId)) throw new RangeError(`accountId must be 12 digits, but "${settings.accountId}" was given.`);
+  const check = settingChecks(settings);
+  check.whole('pollIntervalMs', 1);
+  check.matches('accountId', ACCOUNT_ID.pattern, ACCOUNT_ID.described);
   let faults: SqsFaults = settings.faults;
   const faultCounts: FaultCounts = { deliveredTwice: 0, failedSendEntries: 0, failedDeleteEntries: 0, lostResponses: 0 };
   const calls: Record<string, number> = {};

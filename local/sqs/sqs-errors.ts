@@ -1,3 +1,5 @@
+import { LocalStackError } from '../errors.js';
+
 /**
  * An error as SQS answers it over the AWS JSON 1.0 protocol: an HTTP status, a body
  * `{ "__type": "com.amazonaws.sqs#<Shape>", "message" }`, and the `x-amzn-query-error: <Code>;<Fault>`
@@ -6,7 +8,7 @@
  * a code it does not model (InvalidParameterValue, MissingParameter) becomes `SQSServiceException`
  * with that `name`.
  */
-export class SqsError extends Error {
+export class SqsError extends LocalStackError {
   public constructor(
     /** The error shape, the `__type` after `#`. */
     public readonly shape: string,

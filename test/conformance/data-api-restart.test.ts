@@ -9,7 +9,7 @@ import {
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
-import { startPostgres, type RunningPostgres } from '../../local/postgres.js';
+import { startPostgres, type RunningPostgres } from '../../local/postgres/index.js';
 import { thrown } from '../support/thrown.js';
 
 let postgres: RunningPostgres;

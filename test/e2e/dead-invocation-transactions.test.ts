@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDataApiStats, type MainJobOptions } from '../../local/demo/main-job.js';
+import { formatDataApiStats, type MainJobOptions } from '../../demo/main-job.js';
 import { DEAD_INVOCATIONS_SHAPE, QUIET_RUN, runOnFreshDatabase, unexpectedFailures } from '../support/main-job.js';
 
 /** Issue 12's shape (DEAD_INVOCATIONS_SHAPE) at 400 orders, with nothing else striking. */

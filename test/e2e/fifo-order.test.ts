@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Database, type InboxOptions } from '../../functions/inbox/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
-import { crashingHandler } from '../../local/demo/crashing-handler.js';
-import { faultPlan } from '../../local/demo/fault-plan.js';
-import { seededRandom } from '../../local/demo/seeded-random.js';
+import { crashingHandler } from '../../demo/crashing-handler.js';
+import { faultPlan } from '../../demo/fault-plan.js';
+import { seededRandom } from '../../demo/seeded-random.js';
 import { consumeUntilDrained, openLocalStack, type TestStack } from '../support/local-stack.js';
 
 type Step = { group: string; position: number };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runKafkaMainJob } from '../../local/demo/kafka-main-job.js';
+import { runKafkaMainJob } from '../../demo/kafka-main-job.js';
 import { freshDatabase } from '../support/database.js';
 import { inboxRows } from '../support/orders.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runMainJob } from '../../local/demo/main-job.js';
+import { runMainJob } from '../../demo/main-job.js';
 import { freshDatabase } from '../support/database.js';
 import { inboxRows } from '../support/orders.js';
 

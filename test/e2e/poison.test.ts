@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentError, sql } from '../../functions/inbox/index.js';
 import { inbox } from '../../functions/inbox/middleware/index.js';
 import { sendMessages, type OutgoingMessage } from '../../functions/inbox/producer/index.js';
-import { drainQueue } from '../../local/demo/local-stack.js';
+import { drainQueue } from '../../demo/local-stack.js';
 import { consumeUntilDrained, openLocalStack, type TestStack } from '../support/local-stack.js';
 import { inboxRows, orderVersions, seedOrders } from '../support/orders.js';
 

@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand } from '@aws-sdk/cli
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { Outcome } from '../../functions/inbox/index.js';
+import type { InboxLogger, Outcome } from '../../functions/inbox/index.js';
 import { inbox } from '../../functions/inbox/middleware/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
@@ -31,10 +31,15 @@ async function stackWithLostDeletes(fifo: boolean, doomed: Set<string>) {
   return { local, faults };
 }
 
+// The kit's once-per-consumer warning of a fallback key: what these tests read is the outcomes
+// (inbox-key-fallback.test.ts pins the warning itself).
+const quietLogger: InboxLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
 function worker(local: TestStack, outcomes: Outcome[], requireKeyAttribute = false) {
   return middy<SQSEvent, SQSBatchResponse>().use(inbox(shipOrderOptions(local.stack.db, {
     requireKeyAttribute,
     concurrency: 4,
+    logger: quietLogger,
     onOutcome: (outcome) => outcomes.push(outcome),
   })));
 }

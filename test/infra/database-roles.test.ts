@@ -9,7 +9,7 @@ import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
 import { InboxStack } from '../../lib/stack/inbox-stack.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
 import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
-import { REFERENCE_ROLES } from '../../local/demo/reference-database.js';
+import { REFERENCE_ROLES } from '../../demo/reference-database.js';
 import { baseProps, clusterStack } from './consumer-fixture.js';
 import { actionsOf, onWildcard } from './iam-statements.js';
 import type { Statement } from './iam-statements.js';

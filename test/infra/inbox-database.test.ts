@@ -14,7 +14,7 @@ import { AURORA_POSTGRES_VERSION } from '../../lib/database/inbox-database-setti
 import { migrationsHash } from '../../lib/database/migration-folders.js';
 import { InboxKafkaConsumer } from '../../lib/kafka/inbox-kafka-consumer.js';
 import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
-import { REFERENCE_MIGRATIONS_DIR } from '../../local/demo/reference-database.js';
+import { REFERENCE_MIGRATIONS_DIR } from '../../demo/reference-database.js';
 import { acknowledgments, unacknowledgedFindings } from '../support/nag.js';
 import { WORKER_ENTRY } from './consumer-fixture.js';
 import { bareStack } from './database-fixture.js';

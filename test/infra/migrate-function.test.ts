@@ -11,7 +11,7 @@ import { isResuming, untilResumed } from '../../functions/inbox/data-api/index.j
 import { inboxMigrations, migrationsHashOf, readMigrations } from '../../functions/inbox/migrations/index.js';
 import { KIT_MIGRATIONS_DIR, migrationsHash } from '../../lib/database/migration-folders.js';
 import { LOCAL_DATA_API_TARGET, startDataApi, type RunningDataApi } from '../../local/data-api/index.js';
-import { REFERENCE_MIGRATIONS_DIR } from '../../local/demo/reference-database.js';
+import { REFERENCE_MIGRATIONS_DIR } from '../../demo/reference-database.js';
 import { databaseUrl } from '../../local/scratch-database.js';
 import { migrationsEvent, type MigrationsProperties } from '../support/migrations-event.js';
 import { lambdaContext } from '../support/sqs-events.js';

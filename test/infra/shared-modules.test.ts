@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importGraph } from '../support/import-graph.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -13,38 +14,6 @@ const importsOf = (file: string): string[] =>
 const filesBelow = (dir: string): string[] => readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
   .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
-
-/** The lib/ files each lib/ file imports, resolved. */
-function libGraph(): Map<string, string[]> {
-  return new Map(filesBelow('lib').map((file) => [file, importsOf(file)
-    .filter((spec) => spec.startsWith('.'))
-    .map((spec) => path.normalize(path.join(path.dirname(file), spec.replace(/\.js$/, '.ts'))))
-    .filter((target) => target.startsWith('lib/'))]));
-}
-
-/** One import cycle of `graph`, as the files around it, or `undefined` when there is none. */
-function findCycle(graph: Map<string, string[]>): string[] | undefined {
-  const state = new Map<string, 'open' | 'done'>();
-  const trail: string[] = [];
-  const visit = (file: string): string[] | undefined => {
-    if (state.get(file) === 'done') return undefined;
-    if (state.get(file) === 'open') return [...trail.slice(trail.indexOf(file)), file];
-    state.set(file, 'open');
-    trail.push(file);
-    for (const next of graph.get(file) ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    trail.pop();
-    state.set(file, 'done');
-    return undefined;
-  };
-  for (const file of graph.keys()) {
-    const cycle = visit(file);
-    if (cycle) return cycle;
-  }
-  return undefined;
-}
 
 describe('the runtime files lib/ may import (the eslint exceptions)', () => {
   it('functions/inbox/contract.ts imports nothing: plain constants only', () => {
@@ -68,19 +37,9 @@ describe('the runtime files lib/ may import (the eslint exceptions)', () => {
   });
 });
 
-describe('lib/ has no import cycle', () => {
-  it('across all its files, type-only imports included', () => {
-    const graph = libGraph();
-    expect(graph.size).toBeGreaterThan(30);
-    expect(findCycle(graph)).toBeUndefined();
-  });
-
-  it('the search finds a cycle when there is one', () => {
-    expect(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', []]]))).toEqual(['a', 'b', 'c', 'a']);
-  });
-
-  it('the published entry (lib/index.ts) reaches nothing of the reference stack', () => {
-    const graph = libGraph();
+describe('the published constructs (lib/index.ts)', () => {
+  it('reach nothing of the reference stack', () => {
+    const graph = importGraph();
     const reached = new Set<string>();
     const walk = (file: string): void => {
       if (reached.has(file)) return;

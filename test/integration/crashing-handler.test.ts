@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../functions/inbox/index.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
-import { crashingHandler, dyingDatabase, FunctionTimeoutError, InjectedCrashError, type CrashPoint } from '../../local/demo/crashing-handler.js';
+import { crashingHandler, dyingDatabase, FunctionTimeoutError, InjectedCrashError, type CrashPoint } from '../../demo/crashing-handler.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { drivers } from '../support/drivers.js';

@@ -6,8 +6,8 @@ import { TransactionEndedError } from '../../functions/inbox/database/errors.js'
 import { SqlState, sqlStateOf } from '../../functions/inbox/sql/sql-state.js';
 import { DataApiResumingError, DataApiStatementTimeoutError } from '../../functions/inbox/data-api/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
-import { isTransient } from '../../functions/inbox/pipeline/transient.js';
-import { LOCAL_DATA_API_TARGET } from '../../local/data-api/index.js';
+import { isTransient } from '../../functions/inbox/transient.js';
+import { LOCAL_DATA_API_TARGET, localDataApiDatabase } from '../../local/data-api/index.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { seedOrders, uniqueConsumer } from '../support/orders.js';
@@ -313,5 +313,12 @@ describe('close', () => {
     const one = await open();
     await one.db.close();
     await expect(one.client.send(new ExecuteStatementCommand({ ...LOCAL_DATA_API_TARGET, sql: 'SELECT 1' }))).resolves.toMatchObject({ records: [[{ longValue: 1 }]] });
+  });
+
+  it("localDataApiDatabase given only the emulator's endpoint reaches it through a client of its own", async () => {
+    const own = localDataApiDatabase(local.api.endpoint, local.database);
+    await expect(own.query<{ one: number }>(sql`SELECT 1 AS one`)).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    await own.close();
+    expect(local.api.stats().calls).toEqual({ ExecuteStatement: 1 });
   });
 });

@@ -16,7 +16,7 @@ import { recordPaymentOptions } from '../../functions/order-worker/record-paymen
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { KIT_MIGRATIONS_DIR, migrationsHash } from '../../lib/database/migration-folders.js';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type DataApiCredentials, type RunningDataApi } from '../../local/data-api/index.js';
-import { REFERENCE_MIGRATIONS_DIR } from '../../local/demo/reference-database.js';
+import { REFERENCE_MIGRATIONS_DIR } from '../../demo/reference-database.js';
 import { passwordCheckingDatabase, type FreshDatabase } from '../support/database.js';
 import { migrationsEvent } from '../support/migrations-event.js';
 import { inboxRows, orderRow, seedOrders, uniqueConsumer } from '../support/orders.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processBatch, processKafkaBatch, sql, type Database, type InboxOptions, type KafkaInboxOptions } from '../../functions/inbox/index.js';
-import { crashingHandler } from '../../local/demo/crashing-handler.js';
-import { crashingKafkaHandler } from '../../local/demo/crashing-kafka-handler.js';
+import { crashingHandler } from '../../demo/crashing-handler.js';
+import { crashingKafkaHandler } from '../../demo/crashing-kafka-handler.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { kafkaEvent, kafkaRecord } from '../support/kafka-events.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';

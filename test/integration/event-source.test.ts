@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { InboxConfigError } from '../../functions/inbox/index.js';
+import { LocalConfigError } from '../../local/errors.js';
 import { startEventSource, type EventSourceHandler, type RunningEventSource, type StartEventSourceOptions } from '../../local/event-source/index.js';
 import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
 
@@ -283,6 +283,6 @@ describe('options Lambda would refuse are refused', () => {
     ['a wait over 20 seconds', false, { waitTimeSeconds: 21 }],
   ])('refuses %s', async (_case, fifo, options) => {
     const queueUrl = await local.createQueue(queueName('refused', fifo));
-    await expect(poll(queueUrl, async () => undefined, options)).rejects.toBeInstanceOf(InboxConfigError);
+    await expect(poll(queueUrl, async () => undefined, options)).rejects.toBeInstanceOf(LocalConfigError);
   });
 });

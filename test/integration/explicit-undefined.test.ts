@@ -16,36 +16,12 @@ import { resumeRetryOf } from '../../functions/inbox/data-api/options.js';
 import { resolveOptions } from '../../functions/inbox/options.js';
 import { pgDatabase, type PgDatabaseOptions } from '../../functions/inbox/pg/index.js';
 import { sendMessages, type SendMessagesOptions } from '../../functions/inbox/producer/index.js';
-import {
-  createQueue,
-  createScratchDatabase,
-  KafkaLog,
-  LOCAL_DATA_API_TARGET,
-  localDataApiClient,
-  localDataApiDatabase,
-  localSqsClient,
-  redriveDeadLetters,
-  startDataApi,
-  startEventSource,
-  startKafkaEventSource,
-  startPostgres,
-  startSqs,
-  type CreateQueueOptions,
-  type KafkaLogOptions,
-  type LambdaContextInit,
-  type ProduceMessage,
-  type RedriveOptions,
-  type RunningDataApi,
-  type RunningSqs,
-  type ScratchDatabaseOptions,
-  type StartDataApiOptions,
-  type StartEventSourceOptions,
-  type StartKafkaEventSourceOptions,
-  type StartPostgresOptions,
-  type StartSqsOptions,
-} from '../../local/index.js';
-import { lambdaContext as localLambdaContext } from '../../local/event-source/index.js';
-import type { CreateTopicOptions } from '../../local/kafka/index.js';
+import { LOCAL_DATA_API_TARGET, localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi, type StartDataApiOptions } from '../../local/data-api/index.js';
+import { lambdaContext as localLambdaContext, startEventSource, type LambdaContextInit, type StartEventSourceOptions } from '../../local/event-source/index.js';
+import { KafkaLog, startKafkaEventSource, type CreateTopicOptions, type KafkaLogOptions, type ProduceMessage, type StartKafkaEventSourceOptions } from '../../local/kafka/index.js';
+import { startPostgres, type StartPostgresOptions } from '../../local/postgres/index.js';
+import { createScratchDatabase, type ScratchDatabaseOptions } from '../../local/scratch-database.js';
+import { createQueue, localSqsClient, redriveDeadLetters, startSqs, type CreateQueueOptions, type RedriveOptions, type RunningSqs, type StartSqsOptions } from '../../local/sqs/index.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { deadLetterAll, deadLetterPair, queueArn } from '../support/dead-letters.js';
 import { kafkaEvent, kafkaRecord } from '../support/kafka-events.js';

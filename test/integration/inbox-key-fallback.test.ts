@@ -36,7 +36,8 @@ describe.each(drivers)('keys a redrive would change, on $name', (driver) => {
       const [orderId] = await seedOrders(fx.pool, 1);
       const outcomes: Outcome[] = [];
 
-      await processBatch(sqsEvent(sqsRecord({ orderId }, recordOptions)), lambdaContext(), ship(consumer, outcomes));
+      // The warning is the next rule's subject: here it goes to a logger nobody reads.
+      await processBatch(sqsEvent(sqsRecord({ orderId }, { key: null, ...recordOptions })), lambdaContext(), ship(consumer, outcomes, { logger: observers().logger }));
 
       expect(outcomes.map((o) => [o.kind, o.keyFallback])).toEqual([['processed', fallback]]);
     });
@@ -46,7 +47,7 @@ describe.each(drivers)('keys a redrive would change, on $name', (driver) => {
       const [orderId] = await seedOrders(fx.pool, 1);
       const outcomes: Outcome[] = [];
 
-      await processBatch(sqsEvent(sqsRecord({ orderId })), lambdaContext(), ship(consumer, outcomes, { key: (r) => `ship-${JSON.parse(r.body).orderId}` }));
+      await processBatch(sqsEvent(sqsRecord({ orderId }, { key: null })), lambdaContext(), ship(consumer, outcomes, { key: (r) => `ship-${JSON.parse(r.body).orderId}` }));
 
       expect(outcomes[0]).toMatchObject({ kind: 'processed', key: `ship-${orderId}` });
       expect(outcomes[0]?.keyFallback).toBeUndefined();
@@ -60,8 +61,8 @@ describe.each(drivers)('keys a redrive would change, on $name', (driver) => {
       const { warnings, metrics, logger, counter } = observers();
       const options = ship(consumer, [], { logger, metrics: counter });
 
-      await processBatch(sqsEvent(...ids.slice(0, 2).map((orderId) => sqsRecord({ orderId }))), lambdaContext(), options);
-      await processBatch(sqsEvent(sqsRecord({ orderId: ids[2] })), lambdaContext(), options);
+      await processBatch(sqsEvent(...ids.slice(0, 2).map((orderId) => sqsRecord({ orderId }, { key: null }))), lambdaContext(), options);
+      await processBatch(sqsEvent(sqsRecord({ orderId: ids[2] }, { key: null })), lambdaContext(), options);
 
       expect(metrics.filter(([name]) => name === 'keyFallback')).toEqual([['keyFallback', 'Count', 1], ['keyFallback', 'Count', 1], ['keyFallback', 'Count', 1]]);
       const redriveWarnings = warnings.filter((w) => /redrive/.test(w.message));
@@ -74,7 +75,7 @@ describe.each(drivers)('keys a redrive would change, on $name', (driver) => {
       const [orderId] = await seedOrders(fx.pool, 1);
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
       try {
-        await processBatch(sqsEvent(sqsRecord({ orderId }), sqsRecord({ orderId })), lambdaContext(), ship(consumer, []));
+        await processBatch(sqsEvent(sqsRecord({ orderId }, { key: null }), sqsRecord({ orderId }, { key: null })), lambdaContext(), ship(consumer, []));
         expect(warn.mock.calls.filter(([text]) => String(text).includes(`consumer ${consumer}:`))).toHaveLength(1);
       } finally {
         warn.mockRestore();
@@ -87,7 +88,7 @@ describe.each(drivers)('keys a redrive would change, on $name', (driver) => {
       const consumer = uniqueConsumer('require-key');
       const [without, withKey] = await seedOrders(fx.pool, 2);
       const outcomes: Outcome[] = [];
-      const bare = sqsRecord({ orderId: without }, { messageId: `m-${without}` });
+      const bare = sqsRecord({ orderId: without }, { messageId: `m-${without}`, key: null });
       const keyed = sqsRecord({ orderId: withKey }, { key: `ship-${withKey}` });
 
       const response = await processBatch(sqsEvent(bare, keyed), lambdaContext(), ship(consumer, outcomes, { requireKeyAttribute: true }));

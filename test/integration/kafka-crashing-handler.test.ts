@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sql, type Database } from '../../functions/inbox/index.js';
-import type { CrashPoint } from '../../local/demo/crashing-handler.js';
-import { crashingKafkaHandler } from '../../local/demo/crashing-kafka-handler.js';
+import type { CrashPoint } from '../../demo/crashing-handler.js';
+import { crashingKafkaHandler } from '../../demo/crashing-kafka-handler.js';
 import { KafkaLog, startKafkaEventSource, type KafkaHandler, type RunningKafkaEventSource } from '../../local/kafka/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';

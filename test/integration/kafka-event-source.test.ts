@@ -1,8 +1,8 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { InboxConfigError } from '../../functions/inbox/index.js';
-import { InjectedCrashError } from '../../local/demo/crashing-handler.js';
+import { LocalConfigError } from '../../local/errors.js';
+import { InjectedCrashError } from '../../demo/crashing-handler.js';
 import {
   KafkaLog,
   startKafkaEventSource,
@@ -118,7 +118,7 @@ describe('the event and the context are what Lambda hands a function', () => {
     const handler = async () => undefined;
     expect(() => startKafkaEventSource({ log, topic: 'missing', handler })).toThrow(/Topic "missing" does not exist/);
     expect(() => startKafkaEventSource({ log, topic: 'orders', handler, batchSize: 10_001 })).toThrow(/batchSize must be a whole number from 1 to 10000, but 10001/);
-    expect(() => startKafkaEventSource({ log, topic: 'orders', handler, functionTimeoutMs: 900_000 })).toThrow(InboxConfigError);
+    expect(() => startKafkaEventSource({ log, topic: 'orders', handler, functionTimeoutMs: 900_000 })).toThrow(LocalConfigError);
     expect(() => startKafkaEventSource({ log, topic: 'orders', handler, onFailureDestination: { type: 'kafka', topic: 'orders' } })).toThrow(/cannot be the source topic/);
   });
 });

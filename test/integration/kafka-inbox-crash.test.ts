@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processKafkaBatch, type Database, type Outcome } from '../../functions/inbox/index.js';
-import { InjectedCrashError, type CrashPoint } from '../../local/demo/crashing-handler.js';
-import { crashingKafkaHandler } from '../../local/demo/crashing-kafka-handler.js';
+import { InjectedCrashError, type CrashPoint } from '../../demo/crashing-handler.js';
+import { crashingKafkaHandler } from '../../demo/crashing-kafka-handler.js';
 import { KafkaLog, startKafkaEventSource, type KafkaHandler, type RunningKafkaEventSource } from '../../local/kafka/index.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../functions/inbox/index.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
-import { crashingHandler, InjectedCrashError } from '../../local/demo/crashing-handler.js';
-import { dataApiEnvironment, type LambdaEnvironment } from '../../local/demo/lambda-environment.js';
+import { crashingHandler, InjectedCrashError } from '../../demo/crashing-handler.js';
+import { dataApiEnvironment, type LambdaEnvironment } from '../../demo/lambda-environment.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';

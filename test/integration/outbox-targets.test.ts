@@ -78,7 +78,7 @@ describe.each(drivers)('outbox targets beyond SQS on $name', (driver) => {
       // A rule delivers each event whole to a queue; the next consumer's default key reads the detail's.
       const next: Outcome[] = [];
       const downstream = uniqueConsumer('from-events');
-      await processBatch(sqsEvent(...put.map((event) => sqsRecord(event))), lambdaContext(), {
+      await processBatch(sqsEvent(...put.map((event) => sqsRecord(event, { key: null }))), lambdaContext(), {
         consumer: downstream, db: fx.db, onOutcome: (o) => next.push(o), statement: () => ship({ orderId: orderId! }),
       });
       expect(next.map((o) => [o.kind, o.key, o.keyFallback])).toEqual([['processed', sent[0], undefined], ['duplicate', sent[0], undefined]]);
@@ -159,7 +159,7 @@ describe.each(drivers)('outbox targets beyond SQS on $name', (driver) => {
       expect(published.map((m) => m.attributes)).toEqual([0, 1].map(() => ({ kind: { dataType: 'String', value: 'shipped' }, 'idempotency-key': { dataType: 'String', value: row!.id } })));
       const next: Outcome[] = [];
       const downstream = uniqueConsumer('from-topic');
-      await processBatch(sqsEvent(...published.map((m) => sqsRecord(snsNotification(TopicArn!, m)))), lambdaContext(), {
+      await processBatch(sqsEvent(...published.map((m) => sqsRecord(snsNotification(TopicArn!, m), { key: null }))), lambdaContext(), {
         consumer: downstream, db: fx.db, onOutcome: (o) => next.push(o), statement: () => ship({ orderId: orderId! }),
       });
       expect(next.map((o) => [o.kind, o.key])).toEqual([['processed', row!.id], ['duplicate', row!.id]]);

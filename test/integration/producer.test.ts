@@ -1,7 +1,7 @@
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
-import { drainQueue } from '../../local/demo/local-stack.js';
+import { drainQueue } from '../../demo/local-stack.js';
 import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
 
 let local: TestSqs;

@@ -15,7 +15,7 @@ import { rotationWorld, signedInWith, type RotationWorld } from '../support/role
 import type { RotationInvocation, RotationRun } from '../../local/secrets-manager/index.js';
 import { KIT_MIGRATIONS_DIR, migrationsHash } from '../../lib/database/migration-folders.js';
 import { LOCAL_DATA_API_TARGET } from '../../local/data-api/index.js';
-import { REFERENCE_MIGRATIONS_DIR } from '../../local/demo/reference-database.js';
+import { REFERENCE_MIGRATIONS_DIR } from '../../demo/reference-database.js';
 import { migrationsEvent } from '../support/migrations-event.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
 import { thrown } from '../support/thrown.js';

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
-import { migrateReferenceDatabase } from '../../local/demo/reference-database.js';
-import { startPostgres } from '../../local/postgres.js';
+import { migrateReferenceDatabase } from '../../demo/reference-database.js';
+import { startPostgres } from '../../local/postgres/index.js';
 import { createScratchDatabase } from '../../local/scratch-database.js';
 
 /** A database of a test's own: its URL, a direct pg pool on it for arranging and checking, and its removal. */

@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { startLocalStack, waitUntilDrained, type LocalStack, type StartLocalStackOptions } from '../../local/demo/local-stack.js';
+import { startLocalStack, waitUntilDrained, type LocalStack, type StartLocalStackOptions } from '../../demo/local-stack.js';
 import { startEventSource, type EventSourceStats } from '../../local/event-source/index.js';
 import { freshDatabase, type FreshDatabase } from './database.js';
 

@@ -1,4 +1,4 @@
-import { runMainJob, type MainJobOptions, type MainJobReport } from '../../local/demo/main-job.js';
+import { runMainJob, type MainJobOptions, type MainJobReport } from '../../demo/main-job.js';
 import { freshDatabase } from './database.js';
 
 /** Orders of a small run. */

@@ -4,8 +4,13 @@ import { lambdaContext as localLambdaContext } from '../../local/event-source/in
 
 export interface RecordOptions {
   messageId?: string;
-  /** Sets the `idempotency-key` message attribute. */
-  key?: string;
+  /**
+   * The `idempotency-key` message attribute, as a producer sets it (sendMessages, the outbox).
+   * `null` sends none, as a producer that sets no key: the kit then falls back to the
+   * MessageDeduplicationId or the messageId, and warns once per consumer that a redrive changes them.
+   * @default the deduplicationId, else the messageId: the key the kit would fall back to, carried by the attribute
+   */
+  key?: string | null;
   groupId?: string;
   deduplicationId?: string;
   receiveCount?: number;
@@ -27,13 +32,15 @@ export function sqsRecord(body: unknown, options: RecordOptions = {}): SQSRecord
     ...(fifo ? { MessageGroupId: options.groupId, SequenceNumber: String(sequence).padStart(20, '0') } : {}),
     ...(options.deduplicationId !== undefined ? { MessageDeduplicationId: options.deduplicationId } : {}),
   };
+  const messageId = options.messageId ?? randomUUID();
+  const key = options.key === undefined ? options.deduplicationId ?? messageId : options.key;
   return {
-    messageId: options.messageId ?? randomUUID(),
+    messageId,
     receiptHandle: `handle-${sequence}`,
     body: typeof body === 'string' ? body : JSON.stringify(body),
     attributes,
-    messageAttributes: options.key !== undefined
-      ? { 'idempotency-key': { dataType: 'String', stringValue: options.key, stringListValues: [], binaryListValues: [] } }
+    messageAttributes: key !== null
+      ? { 'idempotency-key': { dataType: 'String', stringValue: key, stringListValues: [], binaryListValues: [] } }
       : {},
     md5OfBody: '',
     eventSource: 'aws:sqs',

@@ -18,16 +18,16 @@ const notification = (attributes: object, messageId = 'n-1') => ({
 
 describe('the default key reads the key of an EventBridge event or SNS notification in the body', () => {
   it('an EventBridge event\'s detail "idempotency-key"', () => {
-    expect(sqsDefaultKey(sqsRecord(event({ 'idempotency-key': KEY, orderId: 1 })))).toEqual({ key: KEY });
+    expect(sqsDefaultKey(sqsRecord(event({ 'idempotency-key': KEY, orderId: 1 }), { key: null }))).toEqual({ key: KEY });
   });
 
   it('an SNS notification\'s idempotency-key String attribute', () => {
-    expect(sqsDefaultKey(sqsRecord(notification({ 'idempotency-key': { Type: 'String', Value: KEY } })))).toEqual({ key: KEY });
+    expect(sqsDefaultKey(sqsRecord(notification({ 'idempotency-key': { Type: 'String', Value: KEY } }), { key: null }))).toEqual({ key: KEY });
   });
 
   it('after the message attribute, before MessageDeduplicationId', () => {
     expect(sqsDefaultKey(sqsRecord(event({ 'idempotency-key': KEY }), { key: 'attribute-key' }))).toEqual({ key: 'attribute-key' });
-    expect(sqsDefaultKey(sqsRecord(event({ 'idempotency-key': KEY }), { deduplicationId: 'dedup', groupId: 'g' }))).toEqual({ key: KEY });
+    expect(sqsDefaultKey(sqsRecord(event({ 'idempotency-key': KEY }), { deduplicationId: 'dedup', groupId: 'g', key: null }))).toEqual({ key: KEY });
   });
 
   it.each([
@@ -37,7 +37,7 @@ describe('the default key reads the key of an EventBridge event or SNS notificat
     ['an SNS notification with a Number attribute', notification({ 'idempotency-key': { Type: 'Number', Value: '7' } })],
     ['text that is not JSON', '"detail-type" and "Notification", but no JSON'],
   ])('falls back on %s', (_what, body) => {
-    const record = sqsRecord(body);
+    const record = sqsRecord(body, { key: null });
     expect(envelopeOf(record.body)).toBeUndefined();
     expect(sqsDefaultKey(record)).toEqual({ key: record.messageId, fallback: 'messageId' });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InboxConfigError } from '../../functions/inbox/index.js';
+import { LocalConfigError } from '../../local/errors.js';
 import { KafkaLog, KafkaLogError, ProduceAckLostError, RecordTooLargeError, UnknownTopicOrPartitionError, partitionForKey } from '../../local/kafka/index.js';
 import { murmur2 } from '../../local/kafka/partitioner.js';
 
@@ -106,10 +106,23 @@ describe('bad input gets a named error, and nothing is stored', () => {
     expect(log.offsets('orders', 0).end).toBe(0);
   });
 
+  it('refuses headers that are not one { name: value } record, saying what one is, with an example', async () => {
+    const log = logWithTopic(1);
+    const shape = "headers are one { name: value } record, each value a string or bytes, for example { 'idempotency-key': 'ship-order-1', source: 'web' }";
+    const asLambdaListsThem = [{ 'idempotency-key': 'ship-1' }] as unknown as Record<string, string>;
+    await expect(log.produce('orders', { value: 'x', headers: asLambdaListsThem }))
+      .rejects.toThrow(`${shape}, but a list was given (Lambda's event lists headers; a producer does not).`);
+    await expect(log.produce('orders', { value: 'x', headers: { 'idempotency-key': { value: 'ship-1' } as unknown as string } }))
+      .rejects.toThrow(`header idempotency-key must be a string or bytes (Uint8Array), but object was given: ${shape}.`);
+    await expect(log.produce('orders', { value: 'x', headers: 'idempotency-key=ship-1' as unknown as Record<string, string> }))
+      .rejects.toThrow(`${shape}, but string was given.`);
+    expect(log.offsets('orders', 0).end).toBe(0);
+  });
+
   it('refuses a bad topic definition', () => {
     const log = logWithTopic(1);
     expect(() => log.createTopic('orders')).toThrow(/exists already/);
-    expect(() => log.createTopic('bad name')).toThrow(InboxConfigError);
+    expect(() => log.createTopic('bad name')).toThrow(LocalConfigError);
     expect(() => log.createTopic('zero', { partitions: 0 })).toThrow(/partitions must be a whole number from 1 to 1000, but 0/);
   });
 });

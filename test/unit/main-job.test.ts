@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { InboxConfigError } from '../../functions/inbox/index.js';
+import { LocalConfigError } from '../../local/errors.js';
 import { sqsRecord } from '../support/sqs-events.js';
-import { settle } from '../../local/demo/accounts.js';
-import { faultPlan } from '../../local/demo/fault-plan.js';
-import { runMainJob } from '../../local/demo/main-job.js';
-import { progressBar } from '../../local/demo/progress-bar.js';
-import { seededRandom } from '../../local/demo/seeded-random.js';
-import { orderWorkload, type Workload } from '../../local/demo/workload.js';
+import { settle } from '../../demo/accounts.js';
+import { faultPlan } from '../../demo/fault-plan.js';
+import { runMainJob } from '../../demo/main-job.js';
+import { progressBar } from '../../demo/progress-bar.js';
+import { seededRandom } from '../../demo/seeded-random.js';
+import { orderWorkload, type Workload } from '../../demo/workload.js';
 
 const workload = (options: Partial<Parameters<typeof orderWorkload>[0]> = {}): Workload =>
   orderWorkload({ orders: 4, poison: 2, stuck: 1, groups: 2, fifo: true, mode: 'statement', runId: 'r1', random: seededRandom(1), ...options });
@@ -123,7 +123,7 @@ describe('main job options', () => {
     [{ crashes: [] }, /crashes must list/],
     [{ stuck: 5, orders: 4 }, /stuck must be a whole number from 0 to 4/],
   ])('refuses %o before starting anything', async (options, message) => {
-    await expect(runMainJob(options)).rejects.toThrow(InboxConfigError);
+    await expect(runMainJob(options)).rejects.toThrow(LocalConfigError);
     await expect(runMainJob(options)).rejects.toThrow(message);
   });
 });

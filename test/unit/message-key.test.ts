@@ -8,10 +8,10 @@ describe('the default SQS idempotency key', () => {
     expect(sqsDefaultKey(sqsRecord({}, { key: 'k1', deduplicationId: 'd1', groupId: 'g' }))).toEqual({ key: 'k1' });
   });
   it('else the MessageDeduplicationId, marked as a fallback a redrive changes', () => {
-    expect(sqsDefaultKey(sqsRecord({}, { deduplicationId: 'd1', groupId: 'g' }))).toEqual({ key: 'd1', fallback: 'MessageDeduplicationId' });
+    expect(sqsDefaultKey(sqsRecord({}, { deduplicationId: 'd1', groupId: 'g', key: null }))).toEqual({ key: 'd1', fallback: 'MessageDeduplicationId' });
   });
   it('else the messageId, marked as a fallback', () => {
-    expect(sqsDefaultKey(sqsRecord({}, { messageId: 'm1' }))).toEqual({ key: 'm1', fallback: 'messageId' });
+    expect(sqsDefaultKey(sqsRecord({}, { messageId: 'm1', key: null }))).toEqual({ key: 'm1', fallback: 'messageId' });
   });
 });
 
@@ -39,6 +39,6 @@ describe('a key must be a non-empty string of at most 512 characters', () => {
     expect(keyOf(record, () => 'x'.repeat(512), sqsDefaultKey)).toEqual({ ok: true, key: 'x'.repeat(512) });
   });
   it('without a key function the default is checked too, keeping its fallback mark', () => {
-    expect(keyOf(sqsRecord({}, { messageId: 'm1' }), undefined, sqsDefaultKey)).toEqual({ ok: true, key: 'm1', fallback: 'messageId' });
+    expect(keyOf(sqsRecord({}, { messageId: 'm1', key: null }), undefined, sqsDefaultKey)).toEqual({ ok: true, key: 'm1', fallback: 'messageId' });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PermanentError } from '../../functions/inbox/index.js';
-import { isPermanentError } from '../../functions/inbox/pipeline/errors.js';
+import { isPermanentError } from '../../functions/inbox/permanent-error.js';
 import { describeThrown } from '../../functions/inbox/pipeline/thrown-value.js';
 
 function revokedProxy(): object {

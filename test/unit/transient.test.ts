@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DatabaseQueryError } from '../../functions/inbox/index.js';
 import { retry } from '../../functions/inbox/internal.js';
-import { isTransient, transientRetry } from '../../functions/inbox/pipeline/transient.js';
+import { isTransient, transientRetry } from '../../functions/inbox/transient.js';
 
 describe('what is retried in place', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { DEFAULTS } from '../options.js';
+import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
 import { kafkaHeader, kafkaPartitionOf, kafkaValue, type KafkaRecord } from './kafka-event.js';
 import { kafkaRecords } from './kafka-records.js';
@@ -19,7 +19,7 @@ function offsetKey(record: KafkaRecord): string {
  * ```
  */
 export function kafkaDefaultKey(record: KafkaRecord): DefaultKey {
-  return { key: kafkaHeader(record, DEFAULTS.idempotencyKeyAttribute) ?? offsetKey(record) };
+  return { key: kafkaHeader(record, IDEMPOTENCY_KEY_ATTRIBUTE) ?? offsetKey(record) };
 }
 
 /** Kafka as a record source: partitions are the ordered lanes, the decoded value is the payload. */

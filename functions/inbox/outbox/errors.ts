@@ -1,5 +1,5 @@
 import { InboxError } from '../errors.js';
-import { PermanentError } from '../pipeline/errors.js';
+import { PermanentError } from '../permanent-error.js';
 
 /**
  * Base class of the outbox's own errors.

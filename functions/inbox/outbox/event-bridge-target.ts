@@ -1,6 +1,6 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry, type PutEventsResultEntry } from '@aws-sdk/client-eventbridge';
 import { InboxConfigError } from '../errors.js';
-import { DEFAULTS } from '../options.js';
+import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 import { answeredCall } from './aws-answers.js';
 import { bodyText, checkSize, groupIdOf, refuse } from './message-checks.js';
 import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
@@ -42,7 +42,7 @@ const CONFIGURATION_CODES = /AccessDenied|NotAuthorized/;
 function keyedDetail(detail: string, id: string): string {
   const open = detail.indexOf('{');
   const rest = detail.slice(open + 1);
-  const member = `${JSON.stringify(DEFAULTS.idempotencyKeyAttribute)}:${JSON.stringify(id)}`;
+  const member = `${JSON.stringify(IDEMPOTENCY_KEY_ATTRIBUTE)}:${JSON.stringify(id)}`;
   return `${detail.slice(0, open + 1)}${member}${rest.trimStart().startsWith('}') ? '' : ','}${rest}`;
 }
 
@@ -108,7 +108,7 @@ export function eventBridgeTarget(options: EventBridgeTargetOptions): Publisher 
         throw refuse(target, 'its body is not JSON, and an event\'s detail is a JSON object');
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse(target, 'its body is not a JSON object, and an event\'s detail is one');
-      if (Object.hasOwn(parsed, DEFAULTS.idempotencyKeyAttribute)) throw refuse(target, `its detail has a member ${DEFAULTS.idempotencyKeyAttribute}, which the outbox sets to the row's id`);
+      if (Object.hasOwn(parsed, IDEMPOTENCY_KEY_ATTRIBUTE)) throw refuse(target, `its detail has a member ${IDEMPOTENCY_KEY_ATTRIBUTE}, which the outbox sets to the row's id`);
       const body = keyedDetail(text, id);
       const sizeBytes = checkSize(target, eventBridgeEntrySize({ source: sourceOf(consumer), detailType, detail: body }), EVENTBRIDGE_LIMITS.maxBatchBytes);
       return { body, attributes: {}, groupId: undefined, detailType, sizeBytes };

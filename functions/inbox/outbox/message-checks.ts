@@ -1,4 +1,4 @@
-import { DEFAULTS } from '../options.js';
+import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 import { OutboxMessageRefusedError } from './errors.js';
 import type { OutboxMessage, PreparedMessage } from './outbox-message.js';
 import { stringAttributesSize } from './size-limits.js';
@@ -67,9 +67,9 @@ export function stringAttributes(target: string, message: OutboxMessage, maxAttr
   const given = message.attributes ?? {};
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw refuse(target, 'its attributes are not an object of strings');
   const entries = Object.entries(given);
-  if (entries.length > maxAttributes - 1) throw refuse(target, `it has ${entries.length} attributes; the target takes ${maxAttributes - 1} besides ${DEFAULTS.idempotencyKeyAttribute}`);
+  if (entries.length > maxAttributes - 1) throw refuse(target, `it has ${entries.length} attributes; the target takes ${maxAttributes - 1} besides ${IDEMPOTENCY_KEY_ATTRIBUTE}`);
   for (const [name, value] of entries) {
-    if (name === DEFAULTS.idempotencyKeyAttribute) throw refuse(target, `its attributes name ${name}, which the outbox sets to the row's id`);
+    if (name === IDEMPOTENCY_KEY_ATTRIBUTE) throw refuse(target, `its attributes name ${name}, which the outbox sets to the row's id`);
     if (!ATTRIBUTE_NAME.test(name)) throw refuse(target, `its attribute name "${name}" is not one SQS and SNS take (letters, digits, _ - ., up to 256)`);
     if (typeof value !== 'string' || value === '') throw refuse(target, `its attribute ${name} is not a non-empty string`);
     if (!storable(value) || (characters !== undefined && !characters.test(value))) throw refuse(target, `its attribute ${name} holds characters the target refuses`);

@@ -1,5 +1,5 @@
 import { OUTBOX_METRICS } from '../contract.js';
-import type { InboxLogger, InboxMetrics } from '../options.js';
+import type { InboxLogger, InboxMetrics } from '../telemetry.js';
 import type { OutboxDispatchReport } from './outbox-options.js';
 
 /** Where the outbox tells what it did. */

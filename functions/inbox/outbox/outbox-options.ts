@@ -1,5 +1,5 @@
 import { InboxConfigError } from '../errors.js';
-import type { StatementContext } from '../options.js';
+import type { StatementContext } from '../statement-context.js';
 import type { OutboxMessage } from './outbox-message.js';
 import { resolvePublisher, type Publisher, type ResolvedPublisher } from './publisher.js';
 

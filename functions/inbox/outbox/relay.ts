@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../database/database.js';
 import { InboxConfigError } from '../errors.js';
-import type { InboxLogger, InboxMetrics } from '../options.js';
-import { transientRetry } from '../pipeline/transient.js';
+import type { InboxLogger, InboxMetrics } from '../telemetry.js';
+import { transientRetry } from '../transient.js';
 import { retry, type RetryPolicy } from '../retry.js';
 import { dispatchRows, MAX_LEASE_MS } from './dispatch.js';
 import { observeRelay } from './observe-outbox.js';

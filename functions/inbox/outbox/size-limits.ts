@@ -1,4 +1,4 @@
-import { DEFAULTS } from '../options.js';
+import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 
 /**
  * Amazon SQS since 2025: a message, its attributes counted, and a whole SendMessageBatch are both at
@@ -31,7 +31,7 @@ export const EVENTBRIDGE_LIMITS = { maxBatchBytes: 1_048_575, maxBatchEntries: 1
  * ```
  */
 export function stringAttributesSize(attributes: Readonly<Record<string, string>>, keyLength: number): number {
-  let size = Buffer.byteLength(DEFAULTS.idempotencyKeyAttribute, 'utf8') + 'String'.length + keyLength;
+  let size = Buffer.byteLength(IDEMPOTENCY_KEY_ATTRIBUTE, 'utf8') + 'String'.length + keyLength;
   for (const [name, value] of Object.entries(attributes)) size += Buffer.byteLength(name, 'utf8') + 'String'.length + Buffer.byteLength(value, 'utf8');
   return size;
 }

@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, SQSClient, type MessageAttributeValue, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
 import { InboxConfigError } from '../errors.js';
-import { DEFAULTS } from '../options.js';
+import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 import { answeredCall, entryAnswers } from './aws-answers.js';
 import { attributedMessage, SQS_CHARACTERS } from './message-checks.js';
 import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
@@ -27,7 +27,7 @@ export interface SqsTargetOptions {
 export function keyedAttributes(entry: OutboxEntry): Record<string, MessageAttributeValue> {
   const attributes: Record<string, MessageAttributeValue> = {};
   for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = { DataType: 'String', StringValue: value };
-  attributes[DEFAULTS.idempotencyKeyAttribute] = { DataType: 'String', StringValue: entry.id };
+  attributes[IDEMPOTENCY_KEY_ATTRIBUTE] = { DataType: 'String', StringValue: entry.id };
   return attributes;
 }
 

@@ -1,6 +1,7 @@
 import { DEFAULTS } from '../options.js';
+import type { KeyFallback } from '../outcome.js';
 import { InvalidKeyError } from './errors.js';
-import type { DefaultKey, KeyFallback } from './record-source.js';
+import type { DefaultKey } from './record-source.js';
 import { describeThrown } from './thrown-value.js';
 
 /** A record's key, or why it has none. */

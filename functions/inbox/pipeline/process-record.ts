@@ -3,7 +3,8 @@ import type { ResolvedOptions } from '../options.js';
 import type { OutboxBatch } from '../outbox/outbox-batch.js';
 import type { RetryPolicy } from '../retry.js';
 import { applyRecord, rejectRecord } from './apply.js';
-import { inboxTableMissing, isPermanentError } from './errors.js';
+import { isPermanentError } from '../permanent-error.js';
+import { inboxTableMissing } from './errors.js';
 import { reportLateQuery } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 

@@ -1,5 +1,4 @@
-/** Where a default key came from when it is not the producer's own idempotency key. */
-export type KeyFallback = 'MessageDeduplicationId' | 'messageId';
+import type { KeyFallback } from '../outcome.js';
 
 /** A record's default idempotency key, and whether it is a fallback that a redrive changes. */
 export interface DefaultKey {

@@ -10,7 +10,7 @@ import { observe, reportMissingTable } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 import { processRecord } from './process-record.js';
 import type { RecordSource } from './record-source.js';
-import { transientRetry } from './transient.js';
+import { transientRetry } from '../transient.js';
 
 /** A record of the event and what became of it. */
 export interface SettledRecord<R> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MessageAttributeValue, SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
-import { DEFAULTS } from '../options.js';
+import { IDEMPOTENCY_KEY_ATTRIBUTE, MAX_KEY_LENGTH } from '../contract.js';
 import type { FailedMessage, OutgoingMessage } from './types.js';
 import { uuidv7 } from './uuid-v7.js';
 
@@ -29,7 +29,7 @@ function attributesSize(attributes: Readonly<Record<string, MessageAttributeValu
 
 function keyOf(message: OutgoingMessage): string | undefined {
   if (message.key !== undefined) return message.key;
-  const given = message.attributes?.[DEFAULTS.idempotencyKeyAttribute];
+  const given = message.attributes?.[IDEMPOTENCY_KEY_ATTRIBUTE];
   return given?.StringValue ?? uuidv7();
 }
 
@@ -51,8 +51,8 @@ export function prepare(message: OutgoingMessage, index: number, fifo: boolean, 
   const refuse = (key: string, code: string, text: string): Refusal => ({ index, key, code, message: text, senderFault: true });
   if (typeof message !== 'object' || message === null) return refuse('', 'InvalidMessage', `message ${index} is not an object with a body.`);
   const key = keyOf(message);
-  if (typeof key !== 'string' || key === '' || key.length > DEFAULTS.maxKeyLength) {
-    return refuse(String(key ?? ''), 'InvalidMessage', `message ${index} has a key that is not 1 to ${DEFAULTS.maxKeyLength} characters.`);
+  if (typeof key !== 'string' || key === '' || key.length > MAX_KEY_LENGTH) {
+    return refuse(String(key ?? ''), 'InvalidMessage', `message ${index} has a key that is not 1 to ${MAX_KEY_LENGTH} characters.`);
   }
   let body: string | undefined;
   try {
@@ -66,7 +66,7 @@ export function prepare(message: OutgoingMessage, index: number, fifo: boolean, 
   }
   const attributes: Record<string, MessageAttributeValue> = {
     ...message.attributes,
-    [DEFAULTS.idempotencyKeyAttribute]: { DataType: 'String', StringValue: key },
+    [IDEMPOTENCY_KEY_ATTRIBUTE]: { DataType: 'String', StringValue: key },
   };
   const size = Buffer.byteLength(body, 'utf8') + attributesSize(attributes);
   if (size > maxBytes) return refuse(key, 'MessageTooLong', `message ${index} is ${size} bytes with its attributes; SQS takes at most ${maxBytes}.`);

@@ -1,4 +1,4 @@
-import { DEFAULTS } from '../options.js';
+import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -47,7 +47,7 @@ export function envelopeOf(body: string): Enveloped | undefined {
     return undefined;
   }
   if (!isObject(value)) return undefined;
-  const name = DEFAULTS.idempotencyKeyAttribute;
+  const name = IDEMPOTENCY_KEY_ATTRIBUTE;
   if (isEventBridgeEvent(value)) {
     const key = (value['detail'] as Json)[name];
     return typeof key === 'string' ? { key, payload: JSON.stringify(value['detail']) } : undefined;

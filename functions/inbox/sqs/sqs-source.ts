@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import { DEFAULTS } from '../options.js';
+import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
 import { envelopeOf } from './envelope-key.js';
 import { messageGroupOf, sqsRecords } from './sqs-records.js';
@@ -17,7 +17,7 @@ import { messageGroupOf, sqsRecords } from './sqs-records.js';
  * ```
  */
 export function sqsDefaultKey(record: SQSRecord): DefaultKey {
-  const attribute = record.messageAttributes?.[DEFAULTS.idempotencyKeyAttribute]?.stringValue;
+  const attribute = record.messageAttributes?.[IDEMPOTENCY_KEY_ATTRIBUTE]?.stringValue;
   if (attribute !== undefined) return { key: attribute };
   const enveloped = envelopeOf(record.body);
   if (enveloped !== undefined) return { key: enveloped.key };

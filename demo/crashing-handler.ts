@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { processBatch, type Database, type InboxOptions, type SqlStatement, type Transaction } from '../../functions/inbox/index.js';
-import type { QueryResult } from '../../functions/inbox/internal.js';
+import { processBatch, type Database, type InboxOptions, type SqlStatement, type Transaction } from '../functions/inbox/index.js';
+import type { QueryResult } from '../functions/inbox/internal.js';
 import type { LambdaEnvironment } from './lambda-environment.js';
 
 /**

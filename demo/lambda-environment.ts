@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { Database } from '../../functions/inbox/index.js';
-import { localDataApiClient, localDataApiDatabase } from '../data-api/index.js';
+import type { Database } from '../functions/inbox/index.js';
+import { localDataApiClient, localDataApiDatabase } from '../local/data-api/index.js';
 
 /** One Lambda execution environment's own way to the database, as its process holds it. */
 export interface LambdaEnvironment {

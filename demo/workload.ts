@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OutgoingMessage } from '../../functions/inbox/producer/index.js';
+import type { OutgoingMessage } from '../functions/inbox/producer/index.js';
 
 /** Which example consumer the workload is for. */
 export type WorkerMode = 'statement' | 'transaction';

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import type { Database } from '../../functions/inbox/index.js';
-import { inboxMigrations, migrateWithRoles, readMigrations, type InboxRole, type Migration, type MigrationReport } from '../../functions/inbox/migrations/index.js';
+import type { Database } from '../functions/inbox/index.js';
+import { inboxMigrations, migrateWithRoles, readMigrations, type InboxRole, type Migration, type MigrationReport } from '../functions/inbox/migrations/index.js';
 
 /** The reference app's own migrations (the example's tables and their grants): its InboxDatabase's `migrations`. */
-export const REFERENCE_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+export const REFERENCE_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
 /**
  * The database roles the reference stack (lib/stack) attaches to its InboxDatabase: the order

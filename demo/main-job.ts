@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import pg from 'pg';
-import { InboxConfigError, type Database, type InboxOptions } from '../../functions/inbox/index.js';
-import { withDefaults } from '../../functions/inbox/internal.js';
-import { pgDatabase } from '../../functions/inbox/pg/index.js';
-import { sendMessages } from '../../functions/inbox/producer/index.js';
-import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../../functions/order-worker/record-payment.js';
-import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../../functions/order-worker/ship-order.js';
-import type { DataApiStats } from '../data-api/index.js';
-import { startEventSource, type RunningEventSource } from '../event-source/index.js';
-import { redriveDeadLetters, type SqsFaults } from '../sqs/index.js';
-import { startPostgres } from '../postgres.js';
-import { createScratchDatabase } from '../scratch-database.js';
+import type { Database, InboxOptions } from '../functions/inbox/index.js';
+import { withDefaults } from '../functions/inbox/internal.js';
+import { pgDatabase } from '../functions/inbox/pg/index.js';
+import { sendMessages } from '../functions/inbox/producer/index.js';
+import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../functions/order-worker/record-payment.js';
+import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../functions/order-worker/ship-order.js';
+import type { DataApiStats } from '../local/data-api/index.js';
+import { startEventSource, type RunningEventSource } from '../local/event-source/index.js';
+import { redriveDeadLetters, type SqsFaults } from '../local/sqs/index.js';
+import { startPostgres } from '../local/postgres/index.js';
+import { createScratchDatabase } from '../local/index.js';
+import { LocalConfigError } from '../local/internal.js';
 import { settle, type Accounts } from './accounts.js';
 import { migrateReferenceDatabase } from './reference-database.js';
 import { outcomeTally } from './outcome-tally.js';
@@ -267,7 +268,7 @@ const REDRIVE_LOST_DELETES = 5;
 function checked(options: MainJobOptions): Settings {
   const settings: Settings = withDefaults({ ...MAIN_JOB_DEFAULTS, lostDeletes: options.redrive === true ? REDRIVE_LOST_DELETES : 0 }, options);
   checkCommonRunSettings(settings);
-  const { whole } = settingChecks(settings);
+  const { whole, oneOf } = settingChecks(settings);
   whole('lostDeletes', 0, Math.max(0, settings.orders - settings.stuck));
   whole('producerAttempts', 1, 20);
   whole('visibilityTimeoutSeconds', 1, 43_200);
@@ -275,9 +276,9 @@ function checked(options: MainJobOptions): Settings {
   whole('copies', 1, 10);
   whole('functionTimeoutMs', 1000, 900_000);
   whole('deadlineMarginMs', 0, settings.functionTimeoutMs - 1);
-  if (typeof settings.redrive !== 'boolean') throw new InboxConfigError(`redrive must be true or false, but ${String(settings.redrive)} was given.`);
-  if (settings.queue !== 'fifo' && settings.queue !== 'standard') throw new InboxConfigError(`queue must be 'fifo' or 'standard', but "${String(settings.queue)}" was given.`);
-  if (settings.driver !== 'data-api' && settings.driver !== 'pg') throw new InboxConfigError(`driver must be 'data-api' or 'pg', but "${String(settings.driver)}" was given.`);
+  if (typeof settings.redrive !== 'boolean') throw new LocalConfigError(`redrive must be true or false, but ${String(settings.redrive)} was given.`);
+  oneOf('queue', ['fifo', 'standard']);
+  oneOf('driver', ['data-api', 'pg']);
   return settings;
 }
 

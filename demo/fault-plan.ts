@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import type { SqsFaults } from '../sqs/index.js';
+import type { SqsFaults } from '../local/sqs/index.js';
 import type { CrashPoint } from './crashing-handler.js';
 
 /** How often each fault strikes. */

@@ -1,10 +1,11 @@
-import { DEFAULTS } from '../options.js';
-import type { RetryPolicy } from '../retry.js';
-import { SqlState, sqlStateOf } from '../sql/sql-state.js';
+import type { RetryPolicy } from './retry.js';
+import { SqlState, sqlStateOf } from './sql/sql-state.js';
 
 // A server out of connections (53300) frees one as soon as another call ends: worth a short wait too.
 const TRANSIENT_STATES: ReadonlySet<string> = new Set([SqlState.serializationFailure, SqlState.deadlockDetected, SqlState.tooManyConnections]);
 const TRANSIENT_NAMES: ReadonlySet<string> = new Set(['DatabaseResumingException']);
+// The first retry's backoff ceiling, doubling with each retry.
+const RETRY_BASE_MS = 100;
 
 /**
  * Whether an error is worth retrying in place: a serialization failure, a deadlock, a server out of
@@ -43,7 +44,7 @@ export function isTransient(error: unknown): boolean {
 export function transientRetry(maxRetries: number, remainingMs: () => number, marginMs: number): RetryPolicy {
   return {
     attempts: maxRetries + 1,
-    backoff: { baseMs: DEFAULTS.retryBaseMs },
+    backoff: { baseMs: RETRY_BASE_MS },
     retryable: isTransient,
     deadline: { remainingMs, marginMs },
   };

@@ -1,8 +1,7 @@
 import type { Context } from 'aws-lambda';
-import type { Database } from '../../functions/inbox/index.js';
+import type { Database } from '../functions/inbox/index.js';
 import { crashingInvocations, type CrashingInvocationsOptions } from './crashing-handler.js';
-import type { KafkaEvent } from '../kafka/kafka-event.js';
-import type { KafkaHandler } from '../kafka/kafka-handler.js';
+import type { KafkaEvent, KafkaHandler } from '../local/kafka/index.js';
 
 /** Options of `crashingKafkaHandler`. */
 export interface CrashingKafkaHandlerOptions extends CrashingInvocationsOptions<KafkaEvent> {

@@ -1,9 +1,9 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
-import type { Database } from '../../functions/inbox/index.js';
-import { sleep, withDefaults } from '../../functions/inbox/internal.js';
-import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi } from '../data-api/index.js';
-import { createQueue, localSqsClient, startSqs, type RunningSqs, type SqsFaults } from '../sqs/index.js';
+import type { Database } from '../functions/inbox/index.js';
+import { sleep, withDefaults } from '../functions/inbox/internal.js';
+import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi } from '../local/data-api/index.js';
+import { createQueue, localSqsClient, startSqs, type RunningSqs, type SqsFaults } from '../local/sqs/index.js';
 
 /** Options of `startLocalStack`. */
 export interface StartLocalStackOptions {

@@ -1,13 +1,14 @@
-import { InboxConfigError } from '../../functions/inbox/index.js';
+import { LocalConfigError, settingChecks as standInChecks, type SettingChecks as StandInChecks } from '../local/internal.js';
 
-/** Checks of a run's numeric settings, each refusing a bad value with its name and what it must be. */
-export interface SettingChecks<S> {
-  whole(name: keyof S & string, min: number, max: number): void;
+/** The stand-ins' checks of a run's settings, and one of its own for the fault rates. */
+export interface RunSettingChecks<S> extends StandInChecks<S> {
+  /** A share from 0 to 1. */
   share(name: keyof S & string): void;
 }
 
 /**
- * The checks a main job runs over its settings before it starts anything.
+ * The checks a main job runs over its settings before it starts anything, each throwing
+ * `LocalConfigError` with the setting's name, what it must be and what was given.
  *
  * @example
  * ```ts
@@ -16,18 +17,12 @@ export interface SettingChecks<S> {
  * check.share('crashRate');
  * ```
  */
-export function settingChecks<S extends object>(settings: S): SettingChecks<S> {
-  const valueOf = (name: keyof S & string): unknown => settings[name];
+export function settingChecks<S extends object>(settings: S): RunSettingChecks<S> {
   return {
-    whole(name, min, max) {
-      const value = valueOf(name);
-      if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
-        throw new InboxConfigError(`${name} must be a whole number from ${min} to ${max}, but ${String(value)} was given.`);
-      }
-    },
+    ...standInChecks(settings),
     share(name) {
-      const value = valueOf(name);
-      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new InboxConfigError(`${name} must be a share from 0 to 1, but ${String(value)} was given.`);
+      const value: unknown = settings[name];
+      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new LocalConfigError(`${name} must be a share from 0 to 1, but ${String(value)} was given.`);
     },
   };
 }
@@ -56,11 +51,11 @@ export interface CommonRunSettings {
  *
  * @example
  * ```ts
- * checkCommonRunSettings(settings); // throws InboxConfigError naming the first bad one
+ * checkCommonRunSettings(settings); // throws LocalConfigError naming the first bad one
  * ```
  */
 export function checkCommonRunSettings(settings: CommonRunSettings): void {
-  const { whole, share } = settingChecks(settings);
+  const { whole, share, oneOf } = settingChecks(settings);
   whole('orders', 1, 1_000_000);
   whole('poison', 0, 100_000);
   whole('stuck', 0, settings.orders);
@@ -73,8 +68,8 @@ export function checkCommonRunSettings(settings: CommonRunSettings): void {
   share('crashRate');
   share('deliverTwiceRate');
   share('producerRetryRate');
-  if (settings.mode !== 'statement' && settings.mode !== 'transaction') throw new InboxConfigError(`mode must be 'statement' or 'transaction', but "${String(settings.mode)}" was given.`);
+  oneOf('mode', ['statement', 'transaction']);
   if (!Array.isArray(settings.crashes) || settings.crashes.length === 0 || settings.crashes.some((when) => when !== 'before-commit' && when !== 'after-commit')) {
-    throw new InboxConfigError(`crashes must list 'before-commit' and/or 'after-commit', but ${JSON.stringify(settings.crashes)} was given.`);
+    throw new LocalConfigError(`crashes must list 'before-commit' and/or 'after-commit', but ${JSON.stringify(settings.crashes)} was given.`);
   }
 }

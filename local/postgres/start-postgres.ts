@@ -2,11 +2,11 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { embeddedBinaries, PostgresSetupError, reachableBinaries } from './postgres/binaries.js';
-import { postgresAccount } from './postgres/os-account.js';
-import { initCluster, startServer, type ServerProcess, type ServerSpec } from './postgres/postgres-process.js';
+import { embeddedBinaries, reachableBinaries } from './binaries.js';
+import { postgresAccount } from './os-account.js';
+import { PostgresError, PostgresSetupError } from './postgres-errors.js';
+import { initCluster, startServer, type ServerProcess, type ServerSpec } from './postgres-process.js';
 
-export { PostgresSetupError } from './postgres/binaries.js';
 
 /** Options of `startPostgres`. */
 export interface StartPostgresOptions {
@@ -82,7 +82,7 @@ async function freePort(): Promise<number> {
     const port = DEFAULTS.portMin + Math.floor(Math.random() * (DEFAULTS.portMax - DEFAULTS.portMin));
     if (await probePort(port)) return port;
   }
-  throw new Error(`No free port found in ${DEFAULTS.portMin}-${DEFAULTS.portMax} after ${DEFAULTS.portProbes} tries.`);
+  throw new PostgresError(`No free port found in ${DEFAULTS.portMin}-${DEFAULTS.portMax} after ${DEFAULTS.portProbes} tries.`);
 }
 
 function describe(error: unknown): string {
@@ -105,14 +105,14 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
     server = await startServer(spec);
   } catch (error) {
     await removeFolder();
-    throw new Error(`port ${spec.port}, folder ${folder}: ${describe(error)}`, { cause: error });
+    throw new PostgresError(`port ${spec.port}, folder ${folder}: ${describe(error)}`, { cause: error });
   }
   let closing: Promise<void> | undefined;
   return {
     url: `postgres://${DEFAULTS.user}:${DEFAULTS.password}@127.0.0.1:${spec.port}/postgres`,
     embedded: true,
     async restart(whileDown) {
-      if (closing) throw new Error('The server is closed.');
+      if (closing) throw new PostgresError('The server is closed: start another with startPostgres().');
       await server.stop();
       try {
         await whileDown?.();
@@ -148,7 +148,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     return {
       url: databaseUrl,
       embedded: false,
-      restart: async () => { throw new Error('A server given by DATABASE_URL is not the kit\'s to restart.'); },
+      restart: async () => { throw new PostgresError('A server given by DATABASE_URL is not the kit\'s to restart: leave DATABASE_URL unset to restart an embedded one.'); },
       close: async () => undefined,
     };
   }
@@ -171,7 +171,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       log(`[startPostgres] attempt ${attempt} failed: ${describe(error)}`);
     }
   }
-  throw new Error(
+  throw new PostgresError(
     `Embedded PostgreSQL did not start after ${attempts} attempts (set DATABASE_URL to use a running server, ` +
     `or INBOX_PG_LOG=1 to watch its log).\n${failures.join('\n')}\n--- server log ---\n${lines.join('\n')}`,
   );

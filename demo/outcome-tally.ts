@@ -1,5 +1,5 @@
-import type { Outcome } from '../../functions/inbox/index.js';
-import { sqlStateOf } from '../../functions/inbox/internal.js';
+import type { Outcome } from '../functions/inbox/index.js';
+import { sqlStateOf } from '../functions/inbox/internal.js';
 
 /** What a main job counts of the worker's outcomes: the duplicates it suppressed, and why deliveries failed. */
 export interface OutcomeTally {
