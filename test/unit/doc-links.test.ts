@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentationFiles, ROOT } from '../support/documentation.js';
 import { anchorsOf, brokenLinks, githubSlug, linksOf } from '../support/markdown-links.js';
+import { entryPoints } from '../support/public-names.js';
 
 /** A file of the repository's working tree: its text, '' for a folder, undefined when there is none. */
 function readRepositoryFile(file: string): string | undefined {
@@ -23,6 +24,14 @@ describe('every relative link and #anchor of the README and docs/ leads to a fil
   it('links every page of docs/ from the README', () => {
     const linked = new Set(linksOf(readRepositoryFile('README.md')!).map(({ target }) => target.split('#')[0]));
     expect(documentationFiles().slice(1).filter((page) => !linked.has(page))).toEqual([]);
+  });
+
+  it('gives every entry point of package.json a row of the README\'s entry-point table, with a page to read', () => {
+    const rows = readRepositoryFile('README.md')!.split('\n').filter((line) => line.startsWith('| `sqs-inbox'));
+    const table = new Map(rows.map((row) => [/^\| `([^`]+)`/.exec(row)![1], row.split(' | ').at(-1)!]));
+    const names = [...entryPoints().keys()].map((entry) => (entry === '.' ? 'sqs-inbox' : `sqs-inbox/${entry.slice(2)}`));
+    expect([...table.keys()].sort()).toEqual(names.sort());
+    expect([...table].filter(([, read]) => linksOf(read).length === 0).map(([name]) => name)).toEqual([]);
   });
 
   it('would see a missing page, a missing heading, a missing anchor on the same page and a path out of the repository', () => {
