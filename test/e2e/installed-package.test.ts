@@ -5,15 +5,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeSnippets } from '../support/readme-snippets.js';
+import { projectSnippets } from '../support/doc-snippets.js';
+import { documentationFiles } from '../support/documentation.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/consumer-project', import.meta.url));
 const WITHOUT_MIDDY = fileURLToPath(new URL('../fixtures/without-middy', import.meta.url));
 const STEP_TIMEOUT_MS = 240_000;
-/** The files of a package user's project that README.md holds, each under its own heading. */
-const README_FILES = ['lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts'];
+/** The files of a package user's project that the documentation holds (docs/deploy.md, docs/local-testing.md), each under its own heading. */
+const DOCUMENTED_FILES = ['lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts'];
 
 /** The versions this repository installed, so the scratch install takes them from npm's cache. */
 async function installed(name: string): Promise<string> {
@@ -37,7 +38,7 @@ async function sh(command: string, args: string[], cwd: string, env: Record<stri
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
-describe('the package as a user installs it: a project of its own, outside the repository, written from the README', () => {
+describe('the package as a user installs it: a project of its own, outside the repository, written from the documentation', () => {
   let scratch: string;
   let tarball: string;
   const project = () => path.join(scratch, 'project');
@@ -48,7 +49,7 @@ describe('the package as a user installs it: a project of its own, outside the r
     const packed = JSON.parse(await sh('npm', ['pack', '--json', '--pack-destination', scratch], ROOT)) as { filename: string }[];
     tarball = path.join(scratch, packed[0]!.filename);
     await cp(FIXTURE, project(), { recursive: true });
-    for (const [file, text] of readmeSnippets()) {
+    for (const [file, text] of projectSnippets()) {
       await mkdir(path.dirname(path.join(project(), file)), { recursive: true });
       await writeFile(path.join(project(), file), text);
     }
@@ -87,22 +88,22 @@ describe('the package as a user installs it: a project of its own, outside the r
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
-  it('packs the build, the kit\'s functions and migrations, and no test, source, example or reference stack', async () => {
+  it('packs the build, the kit\'s functions and migrations, the README and docs/ (so its links resolve), and no test, source, example or reference stack', async () => {
     const files = (await sh('tar', ['-tzf', tarball], ROOT)).trim().split('\n').map((file) => file.replace(/^package\//, ''));
     expect(files).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
+      'package.json', ...documentationFiles(), 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
       'dist/functions/inbox/migrations/sql/0001_consumed_message.sql', 'dist/functions/inbox/migrations/sql/0002_role_password.sql',
       'dist/functions/inbox/migrations/sql/0003_outbox_message.sql', 'dist/functions/inbox/outbox/index.js', 'dist/functions/inbox/middleware/index.js', 'dist/functions/inbox/kafka/index.js',
       'dist/functions/migrate/index.js', 'dist/functions/inbox-cleanup/index.js', 'dist/functions/role-rotation/index.js', 'dist/lib/database/inbox-database.js',
     ]));
-    expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md'].includes(file))).toEqual([]);
+    expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', ...documentationFiles()].includes(file))).toEqual([]);
     expect(files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((file) => /order-worker|demo|0002_orders|lib\/stack\//.test(file))).toEqual([]);
   });
 
-  it('is written from the README: its stack, migration, handler and test are the README\'s marked snippets', async () => {
-    expect([...readmeSnippets().keys()].sort()).toEqual([...README_FILES].sort());
-    for (const file of README_FILES) expect(await readFile(path.join(project(), file), 'utf8')).toBe(readmeSnippets().get(file));
+  it('is written from the documentation: its stack, migration, handler and test are the marked snippets of its pages', async () => {
+    expect([...projectSnippets().keys()].sort()).toEqual([...DOCUMENTED_FILES].sort());
+    for (const file of DOCUMENTED_FILES) expect(await readFile(path.join(project(), file), 'utf8')).toBe(projectSnippets().get(file));
   });
 
   it('typechecks against the public entry points only', async () => {

@@ -1,29 +1,31 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { documentationFiles, ROOT } from './documentation.js';
 import { entryPoints } from './public-names.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const README = path.join(ROOT, 'README.md');
 
 // `<!-- snippet: path/in/the/project -->` on its own line, then a fenced block.
 const SNIPPET = /^<!-- snippet: (\S+) -->\n```[a-z]*\n([\s\S]*?)\n```$/gm;
 
 /**
- * The code blocks of README.md marked `<!-- snippet: <path> -->`, by the path of the file each one
- * is in a project of the reader's, so a test can build that project from the README itself.
+ * The code blocks of the documentation (README.md and docs/*.md) marked `<!-- snippet: <path> -->`,
+ * by the path of the file each one is in a project of the reader's, so a test can build that
+ * project from the pages themselves, whichever page holds each file.
  *
  * @example
  * ```ts
- * for (const [file, text] of readmeSnippets()) await writeFile(path.join(project, file), text);
+ * for (const [file, text] of projectSnippets()) await writeFile(path.join(project, file), text);
  * ```
  */
-export function readmeSnippets(text: string = readFileSync(README, 'utf8')): Map<string, string> {
+export function projectSnippets(files: readonly string[] = documentationFiles()): Map<string, string> {
   const snippets = new Map<string, string>();
-  for (const [, file, code] of text.matchAll(SNIPPET)) {
-    if (snippets.has(file!)) throw new Error(`README.md marks two snippets as ${file}: give each file one.`);
-    snippets.set(file!, `${code}\n`);
+  const pageOf = new Map<string, string>();
+  for (const page of files) {
+    for (const [, file, code] of readFileSync(path.join(ROOT, page), 'utf8').matchAll(SNIPPET)) {
+      if (pageOf.has(file!)) throw new Error(`${pageOf.get(file!)} and ${page} both mark a snippet as ${file}: give each file one.`);
+      pageOf.set(file!, page);
+      snippets.set(file!, `${code}\n`);
+    }
   }
   return snippets;
 }
@@ -42,13 +44,13 @@ const PROJECT_FILE = /^<!-- snippet: (\S+) -->$/;
 
 /**
  * The TypeScript blocks of a Markdown file that are no file of a reader's project (those, marked
- * `<!-- snippet: <path> -->`, are built into one and checked there: `readmeSnippets`). A fragment (one that uses a `db` or an import it does
+ * `<!-- snippet: <path> -->`, are built into one and checked there: `projectSnippets`). A fragment (one that uses a `db` or an import it does
  * not show) says what it leans on in an HTML comment right above its fence, which the rendered
  * page does not show: `<!-- snippet context: import { inbox } from 'sqs-inbox/middleware'; declare const db: Database; -->`.
  *
  * @example
  * ```ts
- * snippetsOf(readFileSync('README.md', 'utf8')) // [{ line: 219, context: '', code: "import middy ..." }, ...]
+ * snippetsOf(readFileSync('docs/kafka.md', 'utf8')) // [{ line: 8, context: '', code: "// functions/ship-orders/index.ts ..." }, ...]
  * ```
  */
 export function snippetsOf(markdown: string): Snippet[] {
@@ -72,32 +74,33 @@ export function snippetsOf(markdown: string): Snippet[] {
 /**
  * Typechecks each snippet as a module of its own against the repository's sources, the package's
  * entry points (`sqs-inbox`, `sqs-inbox/<part>`) mapped to the files their declarations are built
- * from, with the repository's compiler options. Answers one line per error, `<file>:<line>: <text>`,
- * the line counted in the Markdown file.
+ * from, with the repository's compiler options: the snippets of every Markdown file given, in one
+ * program. Answers one line per error, `<file>:<line>: <text>`, the line counted in the Markdown file.
  *
  * @example
  * ```ts
- * typecheckSnippets('README.md', snippetsOf(text)) // [] when every snippet compiles
+ * typecheckSnippets(new Map([['README.md', snippetsOf(text)]])) // [] when every snippet compiles
  * ```
  */
-export function typecheckSnippets(file: string, snippets: readonly Snippet[]): string[] {
+export function typecheckSnippets(documents: ReadonlyMap<string, readonly Snippet[]>): string[] {
   const configFile = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, ROOT);
   const paths = Object.fromEntries([...entryPoints()].map(([entry, source]) => [entry === '.' ? 'sqs-inbox' : `sqs-inbox/${entry.slice(2)}`, [source]]));
   const compilerOptions: ts.CompilerOptions = { ...options, noEmit: true, baseUrl: ROOT, paths };
   // Each snippet is a file beside package.json, so its imports resolve as the repository's would.
-  const sources = new Map(snippets.map((snippet) => [path.join(ROOT, `${path.basename(file, '.md')}-snippet-${snippet.line}.ts`), snippet]));
+  const sources = new Map([...documents].flatMap(([file, snippets]) => snippets.map((snippet) =>
+    [path.join(ROOT, `${file.replace(/\.md$/, '').replace(/\W/g, '-')}-snippet-${snippet.line}.ts`), { file, snippet }] as const)));
   const text = (snippet: Snippet) => `${snippet.context}\n${snippet.code}\n`;
   const host = ts.createCompilerHost(compilerOptions);
   const { getSourceFile, fileExists, readFile } = host;
   host.fileExists = (name) => sources.has(name) || fileExists.call(host, name);
-  host.readFile = (name) => (sources.has(name) ? text(sources.get(name)!) : readFile.call(host, name));
+  host.readFile = (name) => (sources.has(name) ? text(sources.get(name)!.snippet) : readFile.call(host, name));
   host.getSourceFile = (name, language, ...rest) => {
-    const snippet = sources.get(name);
-    return snippet ? ts.createSourceFile(name, text(snippet), language) : getSourceFile.call(host, name, language, ...rest);
+    const found = sources.get(name);
+    return found ? ts.createSourceFile(name, text(found.snippet), language) : getSourceFile.call(host, name, language, ...rest);
   };
   const program = ts.createProgram([...sources.keys()], compilerOptions, host);
-  return [...sources].flatMap(([name, snippet]) => {
+  return [...sources].flatMap(([name, { file, snippet }]) => {
     const source = program.getSourceFile(name)!;
     return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map((diagnostic) => {
       const { line } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
