@@ -19,6 +19,7 @@ import { actionsOf, onWildcard, resourcesOf } from './iam-statements.js';
 import type { Statement } from './iam-statements.js';
 import { OUTBOX_SOURCES, outboxConsumer, statementsOfFunction, targetSet } from './outbox-fixture.js';
 import type { OutboxBuild } from './outbox-fixture.js';
+import { renderedText } from './template-text.js';
 
 const SEND_ACTIONS = ['sqs:SendMessage', 'sns:Publish', 'events:PutEvents'];
 const KMS_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'];
@@ -27,22 +28,6 @@ const KMS_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'];
 const grantsOf = (statements: Statement[], prefixes: readonly string[]) => statements
   .filter((s) => actionsOf(s).some((action) => prefixes.some((prefix) => action.startsWith(prefix))))
   .map((s) => ({ actions: actionsOf(s).sort(), resources: resourcesOf(s) }));
-
-/** An Fn::Join rendered to text, with each reference written as `<Ref X>` or `<X.Attr>` and the pseudo parameters a stack in eu-west-1 of 123456789012 has. */
-function rendered(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const object = value as Record<string, unknown>;
-  if ('Fn::Join' in object) {
-    const [separator, parts] = object['Fn::Join'] as [string, unknown[]];
-    return parts.map(rendered).join(separator);
-  }
-  if ('Ref' in object) {
-    const pseudo: Record<string, string> = { 'AWS::URLSuffix': 'amazonaws.com', 'AWS::Partition': 'aws', 'AWS::Region': 'eu-west-1', 'AWS::AccountId': '123456789012' };
-    return pseudo[object.Ref as string] ?? `<Ref ${String(object.Ref)}>`;
-  }
-  if ('Fn::GetAtt' in object) return `<${(object['Fn::GetAtt'] as string[]).join('.')}>`;
-  throw new Error(`cannot render ${JSON.stringify(value)}`);
-}
 
 /** A Kafka consumer's function role sends the failure notices to its on-failure queue: the event source's right, not an outbox's. */
 const eventSourceQueues = (stack: Stack, consumer: InboxConsumerBase): unknown[] =>
@@ -111,7 +96,7 @@ describe.each(Object.keys(OUTBOX_SOURCES))('%s: the targets reach both functions
     const { stack, template, consumer } = outboxConsumer(kind);
     const queue = (q: sqs.Queue) => `<Ref ${idOf(stack, q)}>`;
     for (const fn of [consumer.lambdaFunction, consumer.outbox!.relayFunction]) {
-      expect(JSON.parse(rendered(environmentOf(template, stack, fn)[INBOX_ENV.outboxTargets]))).toEqual({
+      expect(JSON.parse(renderedText(environmentOf(template, stack, fn)[INBOX_ENV.outboxTargets]))).toEqual({
         'shipment-notices': { type: 'sqs', queueUrl: `<Ref ${idOf(stack, stack.node.findChild('Notices') as sqs.Queue)}>`, maxMessageBytes: 65_536 },
         sealed: { type: 'sqs', queueUrl: queue(stack.node.findChild('Sealed') as sqs.Queue) },
         'orders.events': { type: 'sns', topicArn: `<Ref ${idOf(stack, stack.node.findChild('Topic') as sns.Topic)}>` },
@@ -126,7 +111,7 @@ describe.each(Object.keys(OUTBOX_SOURCES))('%s: the targets reach both functions
     const topic = sns.Topic.fromTopicArn(stack, 'ImportedTopic', 'arn:aws:sns:eu-west-1:123456789012:orders');
     const bus = events.EventBus.fromEventBusArn(stack, 'ImportedBus', 'arn:aws:events:eu-west-1:123456789012:event-bus/orders');
     const consumer = OUTBOX_SOURCES[kind]!(stack, cluster, { outbox: { targets: { notices, topic, bus } } });
-    const text = rendered(environmentOf(Template.fromStack(stack), stack, consumer.lambdaFunction)[INBOX_ENV.outboxTargets])
+    const text = renderedText(environmentOf(Template.fromStack(stack), stack, consumer.lambdaFunction)[INBOX_ENV.outboxTargets])
       .replaceAll('<Ref AWS::Region>', 'eu-west-1');
     const publishers = outboxTargetsFromEnv({ env: { [INBOX_ENV.outboxTargets]: text } });
     expect(Object.keys(publishers)).toEqual(['notices', 'topic', 'bus']);
@@ -136,7 +121,7 @@ describe.each(Object.keys(OUTBOX_SOURCES))('%s: the targets reach both functions
 
   it('the construct\'s own variable wins over the same name in environment', () => {
     const { stack, template, consumer } = outboxConsumer(kind, () => ({ environment: { [INBOX_ENV.outboxTargets]: '{"forged":{}}' } }));
-    expect(rendered(environmentOf(template, stack, consumer.lambdaFunction)[INBOX_ENV.outboxTargets])).not.toContain('forged');
+    expect(renderedText(environmentOf(template, stack, consumer.lambdaFunction)[INBOX_ENV.outboxTargets])).not.toContain('forged');
   });
 });
 
