@@ -38,7 +38,7 @@ let shipping: ReturnType<typeof shippingHandler> | undefined;
  * // lib/: new InboxConsumer(this, 'Orders', { database, entry: 'functions/order-worker/index.ts', outbox: { targets: { shipmentNotices: queue }, consumer: 'ship-order' } })
  * ```
  */
-export const handler = (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => (shipping ??= shippingHandler())(event, context);
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => (shipping ??= shippingHandler())(event, context);
 
 /**
  * The payment handler: the transaction-mode example, two tables in the claim's transaction.
