@@ -44,7 +44,8 @@ const rolesOfApp = new WeakMap<IConstruct, Map<string, Map<string, string>>>();
  * `InboxKafkaConsumer`) with what a consumer does on the kit's tables, a Secrets Manager secret only
  * that consumer may read, a twin for alternating-users rotation and the secret's rotation every 30
  * days, all made and given its password by the migrations step (the project's migrations grant
- * their own tables to it by name); and the cleanup, on a daily schedule, as a role of its own,
+ * their own tables to it by name), and one for the outbox relay of each consumer with an outbox
+ * (`addOutboxRelay`); and the cleanup, on a daily schedule, as a role of its own,
  * keeping every row the longest `inboxRetention` of its consumers asks for, with its alarms. No
  * function of it runs in a VPC: all of them reach the database through the Data API. Settings that
  * cannot work are refused at synth with `InfraConfigError`.
