@@ -4,6 +4,7 @@ import type { StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type { Construct } from 'constructs';
 import { AlarmTopic, InboxConsumer, InboxDashboard, InboxDatabase } from '../index.js';
+import type { InboxConsumerProps } from '../index.js';
 import { acknowledgeDeletionProtectionOff } from './nag-suppressions.js';
 import type { InboxStackConfig } from './stack-config.js';
 
@@ -88,32 +89,24 @@ export class InboxStack extends Stack {
       metricsNamespace,
       alarmTopic: this.alarmTopic.topic,
     });
-    // Two consumers share the cluster: each gets half of its 2 invocations per ACU (SQS's floor is 2).
-    const maxConcurrency = Math.max(2, Math.floor(config.maxCapacity));
+    // What both workers share. Each gets half of the cluster's 2 invocations per ACU (SQS's floor is 2).
+    // Every message comes with the idempotency-key attribute, the one key a redrive keeps: the producer
+    // (sendMessages) sends it to the order worker, the outbox (its row's id) to the notice worker.
+    const worker = {
+      database: this.database,
+      queueProps: { fifo: true },
+      requireIdempotencyKey: true,
+      maxConcurrency: Math.max(2, Math.floor(config.maxCapacity)),
+      metricsNamespace,
+      inboxRetention: retention,
+      alarmTopic: this.alarmTopic.topic,
+    } satisfies Omit<InboxConsumerProps, 'entry'>;
     // The second hop: the order worker's OrderShipped messages, each claimed in an inbox of its own.
-    this.noticeWorker = new InboxConsumer(this, 'NoticeWorker', {
-      database: this.database,
-      entry: sources.noticeWorkerEntry,
-      queueProps: { fifo: true },
-      // The outbox sends every message with the idempotency-key attribute: its row's id.
-      requireIdempotencyKey: true,
-      maxConcurrency,
-      serviceName: 'shipment-notices',
-      metricsNamespace,
-      inboxRetention: retention,
-      alarmTopic: this.alarmTopic.topic,
-    });
+    this.noticeWorker = new InboxConsumer(this, 'NoticeWorker', { ...worker, entry: sources.noticeWorkerEntry, serviceName: 'shipment-notices' });
     this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
-      database: this.database,
+      ...worker,
       entry: sources.workerEntry,
-      queueProps: { fifo: true },
-      // The producer (sendMessages) always sends the idempotency-key attribute, the one key a redrive keeps.
-      requireIdempotencyKey: true,
-      maxConcurrency,
       serviceName: 'order-worker',
-      metricsNamespace,
-      inboxRetention: retention,
-      alarmTopic: this.alarmTopic.topic,
       // The name is the handler's: functions/order-worker's shipOrderOutbox sends to shipmentNotices,
       // as its consumer ship-order (its relay's role: order_worker_relay).
       outbox: { targets: { shipmentNotices: this.noticeWorker.queue }, consumer: 'ship-order' },
