@@ -3,6 +3,8 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import type { InboxConsumerBase } from './consumer/inbox-consumer-base.js';
 import { INBOX_OUTCOMES } from './consumer/outcome-metrics.js';
+import { OUTBOX_METRICS } from '../functions/inbox/contract.js';
+import type { InboxOutbox, OutboxRowCount } from './outbox/inbox-outbox.js';
 
 /** What an `InboxDashboard` shows. */
 export interface InboxDashboardProps {
@@ -24,8 +26,9 @@ export interface InboxDashboardProps {
  * A CloudWatch dashboard of inbox consumers, SQS and Kafka alike: the outcome counts (processed,
  * duplicate, collision, rejected, failed, skipped), the duplicate rate, processing latency, what
  * waits at the source (an SQS queue's and DLQ's depth and oldest message, a Kafka consumer group's
- * lag and its on-failure queue), the function's invocations, errors and duration, and the status
- * of every alarm.
+ * lag and its on-failure queue), the function's invocations, errors and duration, for a consumer
+ * with an outbox its rows (written, sent, failed, left), the oldest left and its relay, and the
+ * status of every alarm.
  *
  * @example
  * ```ts
@@ -42,9 +45,39 @@ export class InboxDashboard extends Construct {
       dashboardName: props.dashboardName,
       defaultInterval: Duration.hours(3),
     });
-    const alarms = props.consumers.flatMap((consumer) => (Object.values(consumer.alarms) as (cloudwatch.IAlarm | undefined)[]).filter((alarm) => alarm !== undefined));
+    const alarms = props.consumers.flatMap((consumer) => [...Object.values(consumer.alarms), ...Object.values(consumer.outbox?.alarms ?? {})] as (cloudwatch.IAlarm | undefined)[])
+      .filter((alarm) => alarm !== undefined);
     this.dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...alarms, ...(props.extraAlarms ?? [])], width: 24 }));
-    for (const consumer of props.consumers) this.addConsumerRow(consumer);
+    for (const consumer of props.consumers) {
+      this.addConsumerRow(consumer);
+      if (consumer.outbox) this.addOutboxRow(consumer.metricSource.serviceName, consumer.outbox);
+    }
+  }
+
+  private addOutboxRow(name: string, outbox: InboxOutbox): void {
+    const minute = Duration.minutes(1);
+    const counts: [OutboxRowCount, string][] = [
+      [OUTBOX_METRICS.written, 'written'], [OUTBOX_METRICS.sentAfterCommit, 'sent after the commit'], [OUTBOX_METRICS.sentByRelay, 'sent by the relay'],
+      [OUTBOX_METRICS.failed, 'failed'], [OUTBOX_METRICS.left, 'left for the relay'],
+    ];
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: `${name}: outbox rows per minute`,
+        left: counts.map(([metric, label]) => outbox.metricRows(metric, minute).with({ label })),
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: oldest undispatched outbox row (ms)`,
+        left: [outbox.metricOldestUndispatchedAge(minute).with({ label: 'after each relay run' })],
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: `${name}: outbox relay`,
+        left: [outbox.relayFunction.metricInvocations({ period: minute }), outbox.relayFunction.metricErrors({ period: minute })],
+        right: [outbox.relayFunction.metricDuration({ period: minute, statistic: cloudwatch.Stats.MAXIMUM, label: 'duration max (ms)' })],
+        width: 8,
+      }),
+    );
   }
 
   private addConsumerRow(consumer: InboxConsumerBase): void {

@@ -8,7 +8,7 @@ export type { AlarmTargetProps, OutcomeAlarms } from './consumer/outcome-alarms.
 export type { InboxOutcome, OutcomeMetricSource } from './consumer/outcome-metrics.js';
 export { INBOX_WARNINGS } from './consumer/warnings.js';
 export { DATA_API_ACTIONS, grantDataApiCalls } from './data-api-access.js';
-export type { AddConsumerOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseRole } from './database/database-consumer.js';
+export type { AddConsumerOptions, AddOutboxRelayOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseRole } from './database/database-consumer.js';
 export { InboxDatabase } from './database/inbox-database.js';
 export type { InboxDatabaseProps } from './database/inbox-database-props.js';
 export { AURORA_POSTGRES_VERSION, INBOX_DATABASE_DEFAULTS } from './database/inbox-database-settings.js';
@@ -21,6 +21,9 @@ export { InfraConfigError } from './infra-config-error.js';
 export { InboxKafkaConsumer, OFFSET_LAG_METRIC } from './kafka/inbox-kafka-consumer.js';
 export type { InboxKafkaConsumerAlarms } from './kafka/inbox-kafka-consumer.js';
 export type { InboxKafkaConsumerProps, InboxKafkaSource, MskSource, SelfManagedKafkaSource } from './kafka/inbox-kafka-consumer-props.js';
+export { InboxOutbox } from './outbox/inbox-outbox.js';
+export type { OutboxAlarms } from './outbox/outbox-alarms.js';
+export type { InboxOutboxProps, OutboxTarget } from './outbox/outbox-props.js';
 export { InboxConsumer } from './sqs/inbox-consumer.js';
 export type { InboxConsumerAlarms } from './sqs/inbox-consumer.js';
 export type { InboxConsumerProps } from './sqs/inbox-consumer-props.js';

@@ -113,6 +113,13 @@ export type OutboxTargetEnv =
 /** The JSON of `INBOX_ENV.outboxTargets`: each target by its name. */
 export type OutboxTargetsEnv = Readonly<Record<string, OutboxTargetEnv>>;
 
+/**
+ * How an outbox target is named (the `target` a message gives): 1 to 64 letters, digits or `._-`,
+ * starting with a letter or digit. The runtime refuses another name in its options, and the
+ * consumer constructs refuse one in their `outbox.targets` at synth time.
+ */
+export const OUTBOX_TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /** What became of one record, SQS or Kafka: each kind is also the name of the metric that counts it. */
 export const OutcomeKind = {
   processed: 'processed',
@@ -164,10 +171,11 @@ export const CLEANUP_METRICS = {
 } as const;
 
 /**
- * The runtime's time defaults that the infrastructure sizes the function's timeout by: a message
- * is not started with less than `deadlineMarginMs` left, and a claim waits up to `lockTimeoutMs`.
+ * The runtime's time defaults that the infrastructure sizes by: a message is not started with less
+ * than `deadlineMarginMs` left, a claim waits up to `lockTimeoutMs` (the function's timeout), and
+ * the outbox relay leaves a row `relayGraceMs` to the invocation that wrote it (its alarm's threshold).
  */
-export const TIME_DEFAULTS = { lockTimeoutMs: 5000, deadlineMarginMs: 5000 } as const;
+export const TIME_DEFAULTS = { lockTimeoutMs: 5000, deadlineMarginMs: 5000, relayGraceMs: 30_000 } as const;
 
 /**
  * Rows the inbox cleanup deletes per statement. The ceiling keeps each DELETE short: a statement

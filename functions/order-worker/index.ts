@@ -3,27 +3,42 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inbox, kafkaInbox } from '../inbox/middleware/index.js';
 import { dataApiDatabaseFromEnv } from '../inbox/data-api/index.js';
+import { outboxTargetsFromEnv } from '../inbox/outbox/index.js';
 import { kafkaRecordPaymentOptions, recordPaymentOptions } from './record-payment.js';
-import { kafkaShipOrderOptions, shipOrderOptions } from './ship-order.js';
+import { kafkaShipOrderOptions, shipOrderOptions, shipOrderOutbox } from './ship-order.js';
 
 const logger = new Logger();
 const metrics = new Metrics();
 const db = dataApiDatabaseFromEnv();
 
+/** The shipping handler, with its outbox to the targets the stack put in INBOX_OUTBOX_TARGETS. */
+function shippingHandler() {
+  return middy()
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics))
+    .use(inbox(shipOrderOptions(db, { logger, metrics, outbox: shipOrderOutbox(outboxTargetsFromEnv()) })));
+}
+
+// Made at the first invocation: the other handlers of this file deploy without outbox targets, and a
+// shipping function without them fails its invocations (InboxConfigError naming the variable), so
+// the messages return to the queue and the function errors alarm, instead of shipping unannounced.
+let shipping: ReturnType<typeof shippingHandler> | undefined;
+
 /**
- * The order worker's Lambda handler: ships orders from a FIFO queue, one Data API call a message.
+ * The order worker's Lambda handler: ships orders from a FIFO queue, one Data API call a message,
+ * and tells the shipment-notices queue through its outbox (an OrderShipped written in the same
+ * statement, sent after the commit; the relay sends what is left). The targets come from
+ * INBOX_OUTBOX_TARGETS, which the InboxConsumer's `outbox` sets.
  *
  * @example
  * ```ts
- * // lib/: new InboxConsumer(this, 'Orders', { cluster, entry: 'functions/order-worker/index.ts', handler: 'handler' })
+ * // lib/: new InboxConsumer(this, 'Orders', { database, entry: 'functions/order-worker/index.ts', outbox: { targets: { shipmentNotices: queue }, consumer: 'ship-order' } })
  * ```
  */
-export const handler = middy()
-  .use(injectLambdaContext(logger))
-  .use(logMetrics(metrics))
-  .use(inbox(shipOrderOptions(db, { logger, metrics })));
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => (shipping ??= shippingHandler())(event, context);
 
 /**
  * The payment handler: the transaction-mode example, two tables in the claim's transaction.

@@ -5,6 +5,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { CLEANUP_METRICS } from '../../functions/inbox/contract.js';
 import { ALARM_AT_LEAST_ONCE } from '../consumer/outcome-alarms.js';
+import { scheduleFailedAlarm } from '../scheduled-runs.js';
 
 /** What the cleanup alarms watch. */
 export interface CleanupAlarmsProps {
@@ -37,15 +38,6 @@ export interface CleanupAlarms {
 }
 
 const DAY = Duration.days(1);
-
-/** EventBridge's count of a rule's target invocations that `name` says (AWS/Events, RuleName). */
-const ruleMetric = (schedule: events.IRule, metricName: string): cloudwatch.Metric => new cloudwatch.Metric({
-  namespace: 'AWS/Events',
-  metricName,
-  dimensionsMap: { RuleName: schedule.ruleName },
-  statistic: cloudwatch.Stats.SUM,
-  period: Duration.minutes(5),
-});
 
 /**
  * The alarms of the scheduled cleanup.
@@ -102,20 +94,8 @@ export function cleanupAlarms(scope: Construct, props: CleanupAlarmsProps): Clea
     alarmDescription: 'The inbox cleanup was not invoked on two days in a row (a new stack: until its first run): its schedule is disabled or '
       + 'gone, or EventBridge cannot invoke it. consumed_message grows, and nothing else says so: its other alarms need a run.',
   });
-  const scheduleFailed = new cloudwatch.Alarm(scope, 'CleanupScheduleFailed', {
-    ...ALARM_AT_LEAST_ONCE,
-    metric: new cloudwatch.MathExpression({
-      expression: 'FILL(failed, 0) + FILL(dlq, 0) + FILL(notDlq, 0)',
-      usingMetrics: {
-        failed: ruleMetric(props.schedule, 'FailedInvocations'),
-        dlq: ruleMetric(props.schedule, 'InvocationsSentToDlq'),
-        notDlq: ruleMetric(props.schedule, 'InvocationsFailedToBeSentToDlq'),
-      },
-      label: 'failed schedule invocations',
-      period: Duration.minutes(5),
-    }),
-    alarmDescription: 'EventBridge gave up invoking the inbox cleanup after its retries (the event is in the schedule\'s dead-letter queue, '
-      + 'or could not be put there): look at the function\'s permissions and throttles, then run it by hand.',
-  });
+  const scheduleFailed = scheduleFailedAlarm(scope, 'CleanupScheduleFailed', props.schedule, 'EventBridge gave up invoking the inbox cleanup after '
+    + 'its retries (the event is in the schedule\'s dead-letter queue, or could not be put there): look at the function\'s permissions and throttles, '
+    + 'then run it by hand.');
   return { errors, backlog, notRunning, scheduleFailed };
 }

@@ -1,6 +1,5 @@
-import { Duration, Validations } from 'aws-cdk-lib';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { Duration } from 'aws-cdk-lib';
+import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
@@ -8,10 +7,10 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { INBOX_ENV } from '../../functions/inbox/contract.js';
-import { failureQueue } from '../consumer/failure-queue.js';
 import { grantDataApiCalls } from '../data-api-access.js';
 import { inboxFunction } from '../inbox-function.js';
 import { kitEntry } from '../kit-code.js';
+import { scheduledRuns } from '../scheduled-runs.js';
 import { cleanupAlarms, type CleanupAlarms } from './cleanup-alarms.js';
 
 /** What an `InboxCleanup` takes. */
@@ -80,19 +79,11 @@ export class InboxCleanup extends Construct {
     grantDataApiCalls(props.cluster, this.cleanupFunction, ['rds-data:ExecuteStatement']);
     props.secret.grantRead(this.cleanupFunction);
 
-    this.deadLetterQueue = failureQueue(this, 'ScheduleDeadLetterQueue', { fifo: false });
-    this.schedule = new events.Rule(this, 'Schedule', {
-      description: 'Runs the inbox cleanup',
-      schedule: props.schedule,
-      targets: [new targets.LambdaFunction(this.cleanupFunction, { retryAttempts: 2, deadLetterQueue: this.deadLetterQueue })],
-    });
+    const runs = scheduledRuns(this, { target: this.cleanupFunction, schedule: props.schedule, description: 'Runs the inbox cleanup', subject: 'the inbox cleanup' });
+    this.schedule = runs.rule;
+    this.deadLetterQueue = runs.deadLetterQueue;
     this.alarms = cleanupAlarms(this, {
       cleanupFunction: this.cleanupFunction, schedule: this.schedule, namespace: props.metricsNamespace, serviceName: CLEANUP_SERVICE_NAME,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: "This queue is itself a dead-letter queue: the cleanup schedule's target DLQ, where EventBridge puts a run it could not invoke "
-        + 'after its retries (an alarm watches for that). Nothing consumes it with a redrive policy, so it needs no DLQ of its own.',
     });
   }
 }

@@ -3,6 +3,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IInboxDatabase } from '../database/database-consumer.js';
+import type { InboxOutboxProps } from '../outbox/outbox-props.js';
 import type { AlarmTargetProps } from './outcome-alarms.js';
 
 /**
@@ -158,4 +159,15 @@ export interface InboxConsumerCommonProps extends AlarmTargetProps {
    * @default 0.7
    */
   readonly deadLetterAgeThreshold?: number;
+
+  /**
+   * The consumer's outbox: the targets its handler's messages go to (`{ targets: { shipped: queue } }`),
+   * and its relay. The function may send to those targets alone (`sqs:SendMessage`, `sns:Publish`,
+   * `events:PutEvents` on their ARNs, and a customer managed key's GenerateDataKey and Decrypt) and
+   * finds them in INBOX_OUTBOX_TARGETS (`outboxTargetsFromEnv()`); a relay function, on a schedule,
+   * sends what the invocations left, as a database role of its own; alarms watch the oldest row left,
+   * rows that failed, and the relay.
+   * @default none: no outbox, no relay
+   */
+  readonly outbox?: InboxOutboxProps;
 }

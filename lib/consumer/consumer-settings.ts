@@ -4,6 +4,7 @@ import * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { TIME_DEFAULTS } from '../../functions/inbox/contract.js';
+import { resolveOutboxSettings, type OutboxSettings } from '../outbox/outbox-settings.js';
 import type { InboxConsumerCommonProps } from './common-props.js';
 
 /**
@@ -67,6 +68,8 @@ export interface InboxConsumerSettings {
    * see (an imported cluster).
    */
   readonly secret: secretsmanager.ISecret | undefined;
+  /** The outbox with its defaults; `undefined` for a consumer without one. */
+  readonly outbox: OutboxSettings | undefined;
 }
 
 /**
@@ -108,6 +111,7 @@ export function invocationsFor(clusterMaxCapacity: number | undefined): number |
 export function resolveCommonSettings(props: InboxConsumerCommonProps, consumer: Construct): InboxConsumerSettings {
   const defaults = CONSUMER_DEFAULTS;
   const cluster = props.database?.cluster ?? props.cluster;
+  const serviceName = props.serviceName ?? consumer.node.id;
   return {
     props,
     cluster,
@@ -118,11 +122,12 @@ export function resolveCommonSettings(props: InboxConsumerCommonProps, consumer:
     memorySize: props.memorySize ?? defaults.memorySize,
     logRetention: props.logRetention ?? defaults.logRetention,
     inboxRetention: props.inboxRetention ?? defaults.inboxRetention,
-    serviceName: props.serviceName ?? consumer.node.id,
+    serviceName,
     metricsNamespace: props.metricsNamespace ?? defaults.metricsNamespace,
     duplicateRateThreshold: props.duplicateRateThreshold ?? defaults.duplicateRateThreshold,
     failedRateThreshold: props.failedRateThreshold ?? defaults.failedRateThreshold,
     deadLetterAgeThreshold: props.deadLetterAgeThreshold ?? defaults.deadLetterAgeThreshold,
     secret: props.secret ?? (props.database === undefined && cluster !== undefined ? clusterSecret(cluster) : undefined),
+    outbox: resolveOutboxSettings(props, consumer, serviceName),
   };
 }

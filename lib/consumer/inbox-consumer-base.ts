@@ -20,6 +20,11 @@ import type { OutcomeAlarms, OutcomeAlarmWords } from './outcome-alarms.js';
 import { duplicateRateMetric, failedRateMetric, outcomeMetric, processingLatencyMetric } from './outcome-metrics.js';
 import type { InboxOutcome, OutcomeMetricSource } from './outcome-metrics.js';
 import { INBOX_WARNINGS, warn } from './warnings.js';
+import type { IInboxDatabase } from '../database/database-consumer.js';
+import { InboxOutbox } from '../outbox/inbox-outbox.js';
+import { OUTBOX_RULES } from '../outbox/outbox-rules.js';
+import type { OutboxSettings } from '../outbox/outbox-settings.js';
+import { grantOutboxSend, outboxTargetsJson } from '../outbox/outbox-targets.js';
 
 /** One graph of what waits at a consumer's source, for a dashboard: its title and its metrics. */
 export interface BacklogGraph {
@@ -78,6 +83,11 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
   public readonly metricSource: OutcomeMetricSource;
   /** How long the inbox must keep its rows (what the cleanup's retention must be at least). */
   public readonly inboxRetention: Duration;
+  /**
+   * The outbox's relay, its schedule and its alarms (with the consumer's alarm actions), when the
+   * consumer was given `outbox`.
+   */
+  public readonly outbox: InboxOutbox | undefined;
   /** The event source mapping, with partial batch responses on. */
   public abstract readonly eventSourceMapping: lambda.EventSourceMapping;
   /** Every alarm of the consumer: the outcome alarms, and its source's (absent where the source has nothing to watch). */
@@ -91,7 +101,7 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
   protected constructor(scope: Construct, id: string, props: S['props'], source: ConsumerSource<S>) {
     super(scope, id);
     const settings = source.resolve(props, this);
-    validateConsumer(source.kind, settings, source.rules);
+    validateConsumer(source.kind, settings, [...source.rules, ...OUTBOX_RULES]);
     this.settings = settings;
     this.inboxRetention = settings.inboxRetention;
     const role = props.database?.addConsumer(this, { databaseRole: props.databaseRole });
@@ -100,6 +110,7 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
     const cluster = settings.cluster!;
     this.metricSource = { namespace: settings.metricsNamespace, serviceName: settings.serviceName };
     this.alarmActions = alarmActionsOf(props);
+    const targetsJson = settings.outbox && outboxTargetsJson(this, settings.outbox.props.targets);
 
     this.lambdaFunction = inboxFunction(this, 'Function', {
       entry: props.entry,
@@ -111,6 +122,7 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
       environment: {
         ...props.environment,
         ...source.environment(settings),
+        ...(targetsJson === undefined ? {} : { [INBOX_ENV.outboxTargets]: targetsJson }),
         [INBOX_ENV.clusterArn]: cluster.clusterArn,
         [INBOX_ENV.secretArn]: this.secret.secretArn,
         [INBOX_ENV.databaseName]: settings.databaseName!,
@@ -129,6 +141,7 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
       ...source.alarmWords(settings),
     }));
     this.checkConcurrency(cluster, settings.clusterMaxCapacity, source.maxInvocations(settings), source.capSetting);
+    this.outbox = settings.outbox && this.makeOutbox(settings.outbox, targetsJson!, props.database);
   }
 
   /**
@@ -202,6 +215,22 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
   protected withAlarmActions<A extends object>(alarms: A): A {
     for (const alarm of Object.values(alarms) as (cloudwatch.Alarm | undefined)[]) alarm?.addAlarmAction(...this.alarmActions);
     return alarms;
+  }
+
+  private makeOutbox(outbox: OutboxSettings, targetsJson: string, database: IInboxDatabase | undefined): InboxOutbox {
+    grantOutboxSend(this.lambdaFunction, outbox.props.targets);
+    const made = new InboxOutbox(this, 'Outbox', {
+      settings: outbox,
+      targetsJson,
+      database,
+      cluster: this.settings.cluster!,
+      databaseName: this.settings.databaseName!,
+      consumerSecret: this.secret,
+      metricSource: this.metricSource,
+      logRetention: this.settings.logRetention,
+    });
+    this.withAlarmActions(made.alarms);
+    return made;
   }
 
   private checkConcurrency(cluster: rds.IDatabaseCluster, clusterMaxCapacity: number | undefined, invocations: number | undefined, capSetting: string): void {

@@ -19,6 +19,12 @@ export interface AddConsumerOptions {
   readonly databaseRole?: string;
 }
 
+/** How an outbox relay attaches itself to a database. */
+export interface AddOutboxRelayOptions {
+  /** The relay's database role, e.g. `order_worker_relay`. */
+  readonly databaseRole: string;
+}
+
 /** A database role of the kit's: the name the project's migrations grant to, its twin and its secret. */
 export interface InboxDatabaseRole {
   /** The role, e.g. `order_worker`. */
@@ -54,4 +60,9 @@ export interface IInboxDatabase extends IConstruct {
    * the secret's rotation), and holds the cleanup's retention to the consumer's inbox retention.
    */
   addConsumer(consumer: InboxDatabaseConsumer, options?: AddConsumerOptions): InboxDatabaseRole;
+  /**
+   * Gives a consumer's outbox relay a database role of its own, with the relay's access to the kit's
+   * outbox tables (a secret, a twin and the secret's rotation, as a consumer's).
+   */
+  addOutboxRelay(relay: IConstruct, options: AddOutboxRelayOptions): InboxDatabaseRole;
 }

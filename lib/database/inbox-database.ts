@@ -15,7 +15,7 @@ import { clusterKey } from '../consumer/cluster-concurrency.js';
 import { CONSUMER_DEFAULTS } from '../consumer/consumer-settings.js';
 import { alarmActionsOf } from '../consumer/outcome-alarms.js';
 import { InfraConfigError } from '../infra-config-error.js';
-import type { AddConsumerOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseRole } from './database-consumer.js';
+import type { AddConsumerOptions, AddOutboxRelayOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseRole } from './database-consumer.js';
 import type { InboxDatabaseProps } from './inbox-database-props.js';
 import { resolveDatabaseSettings, validateDatabase, type InboxDatabaseSettings } from './inbox-database-settings.js';
 import { MigrationsResource } from './migrations-resource.js';
@@ -44,7 +44,8 @@ const rolesOfApp = new WeakMap<IConstruct, Map<string, Map<string, string>>>();
  * `InboxKafkaConsumer`) with what a consumer does on the kit's tables, a Secrets Manager secret only
  * that consumer may read, a twin for alternating-users rotation and the secret's rotation every 30
  * days, all made and given its password by the migrations step (the project's migrations grant
- * their own tables to it by name); and the cleanup, on a daily schedule, as a role of its own,
+ * their own tables to it by name), and one for the outbox relay of each consumer with an outbox
+ * (`addOutboxRelay`); and the cleanup, on a daily schedule, as a role of its own,
  * keeping every row the longest `inboxRetention` of its consumers asks for, with its alarms. No
  * function of it runs in a VPC: all of them reach the database through the Data API. Settings that
  * cannot work are refused at synth with `InfraConfigError`.
@@ -169,6 +170,27 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
     return role;
   }
 
+  /**
+   * Gives an outbox relay a database role of its own: made, granted the relay's access to the kit's
+   * outbox tables (it leases, reads and marks rows; it writes none, deletes none, never reads the
+   * inbox) and given its password by the migrations step, with a secret only the relay may read,
+   * rotated as a consumer's. A consumer with `outbox` calls this for its relay. Refuses a role name
+   * the kit cannot make or that is taken on the cluster.
+   *
+   * @example
+   * ```ts
+   * const role = inboxDatabase.addOutboxRelay(relay, { databaseRole: 'order_worker_relay' });
+   * ```
+   */
+  public addOutboxRelay(relay: IConstruct, options: AddOutboxRelayOptions): InboxDatabaseRole {
+    const problem = roleNameProblem(options.databaseRole);
+    if (problem !== undefined) {
+      throw new InfraConfigError(`InboxDatabase ${this.node.path} cannot give ${relay.node.path} the database role ${JSON.stringify(options.databaseRole)}: ${problem}. `
+        + 'Give the consumer another outbox.relayDatabaseRole.');
+    }
+    return this.addRole(options.databaseRole, DATABASE_ROLE_ACCESS.relay, relay.node.path);
+  }
+
   private addRole(name: string, access: DatabaseRoleAccess, owner: string): InboxDatabaseRole {
     this.claimRoleName(name, owner);
     const group = new Construct(this.rolesScope, name);
@@ -200,7 +222,7 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
     if (holder !== undefined) {
       throw new InfraConfigError(`The database role ${JSON.stringify(name)} of ${owner} is already ${holder}'s on this cluster (roles belong to the `
         + 'whole cluster, and one role shared by two would make each deploy reset the other\'s password): give one of them another '
-        + 'databaseRole (cleanupRole for a cleanup).');
+        + 'databaseRole (cleanupRole for a cleanup, outbox.relayDatabaseRole for a relay).');
     }
     roles.set(name, owner);
   }

@@ -64,7 +64,8 @@ const KAFKA_SOURCE: ConsumerSource<KafkaSettings> = {
  * throttles, collisions, rejected records, the duplicate and failed rates, the on-failure queue (a
  * notice in it, and one about to expire) and the consumer lag, sent to an alarm topic when one is
  * given. Attached to an `InboxDatabase` (`database`), it signs in as a database role of its own
- * (`databaseRole`) and waits for the database's migrations. Unsafe combinations are refused at synth
+ * (`databaseRole`) and waits for the database's migrations. With `outbox`, it may send to its
+ * targets alone and a relay sends what its invocations left (`InboxOutbox`). Unsafe combinations are refused at synth
  * time with `InfraConfigError`; what cannot be checked is warned about (`INBOX_WARNINGS`).
  *
  * @example

@@ -59,7 +59,9 @@ const SQS_SOURCE: ConsumerSource<SqsSettings> = {
  * rates, sent to an alarm topic when one is given. Attached to an `InboxDatabase` (`database`), the
  * function signs in as a database role of its own (`databaseRole`) with only the kit's privileges
  * and those the project's migrations grant it, may read that role's secret alone, and waits for the
- * database's migrations. Unsafe combinations are refused at synth time with `InfraConfigError`; what cannot
+ * database's migrations. With `outbox`, the function may send to its targets alone and finds them
+ * in its environment, and a relay sends what its invocations left (`InboxOutbox`, as `outbox`).
+ * Unsafe combinations are refused at synth time with `InfraConfigError`; what cannot
  * be checked (an imported queue's redrive policy and retention, an unknown cluster capacity) and a
  * function left to sign in as the cluster's owner are warned about (`INBOX_WARNINGS`).
  *

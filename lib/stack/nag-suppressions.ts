@@ -6,7 +6,7 @@ import type { IConstruct } from 'constructs';
  * cluster's deletion protection, off when the context says so (a development stage that
  * `cdk destroy` must be able to remove). The constructs acknowledge what they make themselves
  * (InboxDatabase the cluster's IAM authentication and owner secret, its migrations provider and
- * cleanup DLQ; RoleSecretRotation its two wildcards); everything else cdk-nag would flag is fixed
+ * cleanup DLQ; InboxOutbox its relay schedule's DLQ; RoleSecretRotation its two wildcards); everything else cdk-nag would flag is fixed
  * instead (own log groups and roles, no managed policies, flow logs, TLS-only encrypted queues,
  * rotated role secrets).
  *

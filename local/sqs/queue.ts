@@ -57,7 +57,6 @@ export interface MessageCounts {
   readonly delayed: number;
 }
 
-const DEDUPLICATION_WINDOW_MS = 5 * 60 * 1000;
 const MAX_VISIBILITY_MS = 12 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60 * 1000;
 // FIFO sequence numbers are large, increasing decimal strings.
@@ -66,13 +65,13 @@ const SEQUENCE_BASE = 18_000_000_000_000_000_000n;
 /**
  * One queue's state and SQS's rules on it: delivery delay, visibility timeouts, receipt handles
  * that change per receive, redrive to the dead-letter queue when a receive would exceed
- * maxReceiveCount, retention, and on FIFO queues the 5-minute deduplication window, order inside a
+ * maxReceiveCount, retention, and on FIFO queues the deduplication window (5 minutes in SQS), order inside a
  * message group and a group held while one of its messages is in flight. Time is the caller's
  * (`now` in milliseconds), so a test clock drives it.
  *
  * @example
  * ```ts
- * const queue = new Queue({ name: 'orders', url, arn, settings, createdAt: Date.now(), deadLetterQueue: () => undefined });
+ * const queue = new Queue({ name: 'orders', url, arn, settings, createdAt: Date.now(), deduplicationWindowMs: 300_000, deadLetterQueue: () => undefined });
  * queue.send(checkMessage({ MessageBody: 'hi' }, settings), Date.now());
  * ```
  */
@@ -82,6 +81,7 @@ export class Queue {
   public readonly arn: string;
   public readonly settings: QueueSettings;
   public readonly createdAt: number;
+  private readonly deduplicationWindowMs: number;
   private readonly deadLetterQueue: () => Queue | undefined;
   // Insertion order is send order: a standard queue hands out its oldest visible messages first.
   private readonly messages = new Map<string, StoredMessage>();
@@ -92,16 +92,17 @@ export class Queue {
   private sequence = 0n;
   private lastPurgeAt = Number.NEGATIVE_INFINITY;
 
-  public constructor(init: { name: string; url: string; arn: string; settings: QueueSettings; createdAt: number; deadLetterQueue: () => Queue | undefined }) {
+  public constructor(init: { name: string; url: string; arn: string; settings: QueueSettings; createdAt: number; deduplicationWindowMs: number; deadLetterQueue: () => Queue | undefined }) {
     this.name = init.name;
     this.url = init.url;
     this.arn = init.arn;
     this.settings = init.settings;
     this.createdAt = init.createdAt;
+    this.deduplicationWindowMs = init.deduplicationWindowMs;
     this.deadLetterQueue = init.deadLetterQueue;
   }
 
-  /** Stores a checked message, or on FIFO answers the earlier one its deduplication id matches within 5 minutes. */
+  /** Stores a checked message, or on FIFO answers the earlier one its deduplication id matches within the window. */
   public send(input: CheckedMessage, now: number): SendResult {
     this.sweep(now);
     if (input.deduplicationId !== undefined && this.settings.fifo) {
@@ -130,7 +131,7 @@ export class Queue {
     };
     this.add(message);
     if (this.settings.fifo && input.deduplicationId !== undefined) {
-      this.deduplication.set(input.deduplicationId, { messageId: message.id, sequenceNumber, expiresAt: now + DEDUPLICATION_WINDOW_MS });
+      this.deduplication.set(input.deduplicationId, { messageId: message.id, sequenceNumber, expiresAt: now + this.deduplicationWindowMs });
     }
     return { messageId: message.id, sequenceNumber, duplicate: false };
   }

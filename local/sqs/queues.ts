@@ -7,6 +7,8 @@ export interface QueueHome {
   readonly accountId: string;
   readonly region: string;
   readonly baseUrl: string;
+  /** How long a FIFO queue remembers a MessageDeduplicationId. */
+  readonly deduplicationWindowMs: number;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface QueueHome {
  *
  * @example
  * ```ts
- * const queues = new Queues({ accountId: '000000000000', region: 'us-east-1', baseUrl: 'http://127.0.0.1:9324' });
+ * const queues = new Queues({ accountId: '000000000000', region: 'us-east-1', baseUrl: 'http://127.0.0.1:9324', deduplicationWindowMs: 300_000 });
  * const queue = queues.create('orders', { VisibilityTimeout: '1' }, Date.now());
  * queues.byUrl(queue.url) === queue // true
  * ```
@@ -57,6 +59,7 @@ export class Queues {
       arn: `arn:aws:sqs:${this.home.region}:${this.home.accountId}:${queueName}`,
       settings,
       createdAt: now,
+      deduplicationWindowMs: this.home.deduplicationWindowMs,
       deadLetterQueue: () => (policy === undefined ? undefined : this.byArn(policy.deadLetterTargetArn)),
     });
     this.byName.set(queueName, queue);

@@ -43,6 +43,12 @@ export interface StartSqsOptions {
    * @default 20
    */
   readonly pollIntervalMs?: number;
+  /**
+   * How long a FIFO queue remembers a MessageDeduplicationId (SQS: 5 minutes, fixed). A run that
+   * scales its timeouts down scales this with them, so a copy sent after the window still arrives.
+   * @default 300000
+   */
+  readonly deduplicationWindowMs?: number;
 }
 
 /** Calls answered so far. */
@@ -68,7 +74,7 @@ export interface RunningSqs {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { port: 0, now: Date.now, accountId: '000000000000', region: 'us-east-1', faults: {}, pollIntervalMs: 20 } as const;
+const DEFAULTS = { port: 0, now: Date.now, accountId: '000000000000', region: 'us-east-1', faults: {}, pollIntervalMs: 20, deduplicationWindowMs: 5 * 60 * 1000 } as const;
 // SQS takes request bodies of a few MiB at most; a batch holds 256 KiB of messages plus JSON and base64 overhead.
 const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 const TARGET_PREFIX = 'AmazonSQS.';
@@ -119,6 +125,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
   const settings = withDefaults(DEFAULTS, options);
   const check = settingChecks(settings);
   check.whole('pollIntervalMs', 1);
+  check.whole('deduplicationWindowMs', 1);
   check.matches('accountId', ACCOUNT_ID.pattern, ACCOUNT_ID.described);
   let faults: SqsFaults = settings.faults;
   const faultCounts: FaultCounts = { deliveredTwice: 0, failedSendEntries: 0, failedDeleteEntries: 0, lostResponses: 0 };
@@ -134,7 +141,7 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
   const server = http.createServer();
   server.keepAliveTimeout = 5_000;
   const endpoint = await listenOnLoopback(server, settings.port);
-  const queues = new Queues({ accountId: settings.accountId, region: settings.region, baseUrl: endpoint });
+  const queues = new Queues({ accountId: settings.accountId, region: settings.region, baseUrl: endpoint, deduplicationWindowMs: settings.deduplicationWindowMs });
   const moveTasks = new MoveTasks({ queues, now: settings.now, intervalMs: settings.pollIntervalMs });
 
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {

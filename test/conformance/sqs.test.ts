@@ -33,8 +33,9 @@ import {
   type SendMessageCommandInput,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaultMessage } from '../../local/sqs/index.js';
-import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
+import { startSqs, type FaultMessage } from '../../local/sqs/index.js';
+import { LocalConfigError } from '../../local/internal.js';
+import { frozenClock, queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
 
 let local: TestSqs;
 
@@ -489,6 +490,27 @@ describe('FIFO queues', () => {
     await local.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message!.ReceiptHandle! }));
     await send(queueUrl, 'one', { MessageGroupId: 'g', MessageDeduplicationId: 'k' });
     expect(await receive(queueUrl)).toEqual([]);
+  });
+
+  it('remembers a deduplication id for deduplicationWindowMs when a run scales the window down', async () => {
+    const scaled = await startTestSqs({ deduplicationWindowMs: 2000 }, frozenClock());
+    try {
+      const queueUrl = await scaled.createQueue(queueName('dedup-scaled', true));
+      const sendTo = (id: string) => scaled.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'one', MessageGroupId: 'g', MessageDeduplicationId: id }));
+      const first = await sendTo('k');
+      scaled.clock.advance(1.999);
+      expect((await sendTo('k')).MessageId).toBe(first.MessageId);
+      scaled.clock.advance(0.001);
+      expect((await sendTo('k')).MessageId).not.toBe(first.MessageId);
+      expect((await scaled.client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }))).Attributes).toEqual({ ApproximateNumberOfMessages: '2' });
+    } finally {
+      await scaled.close();
+    }
+  });
+
+  it('refuses a deduplicationWindowMs that is not a whole number of 1 or more, naming it', async () => {
+    await expect(startSqs({ deduplicationWindowMs: 0 })).rejects.toThrow('deduplicationWindowMs must be a whole number');
+    await expect(startSqs({ deduplicationWindowMs: 1.5 })).rejects.toThrow(LocalConfigError);
   });
 
   it('deduplicates by the sha-256 of the body with ContentBasedDeduplication', async () => {

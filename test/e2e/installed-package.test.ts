@@ -94,7 +94,7 @@ describe('the package as a user installs it: a project of its own, outside the r
       'package.json', ...documentationFiles(), 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
       'dist/functions/inbox/migrations/sql/0001_consumed_message.sql', 'dist/functions/inbox/migrations/sql/0002_role_password.sql',
       'dist/functions/inbox/migrations/sql/0003_outbox_message.sql', 'dist/functions/inbox/outbox/index.js', 'dist/functions/inbox/middleware/index.js', 'dist/functions/inbox/kafka/index.js',
-      'dist/functions/migrate/index.js', 'dist/functions/inbox-cleanup/index.js', 'dist/functions/role-rotation/index.js', 'dist/lib/database/inbox-database.js',
+      'dist/functions/migrate/index.js', 'dist/functions/inbox-cleanup/index.js', 'dist/functions/outbox-relay/index.js', 'dist/functions/role-rotation/index.js', 'dist/lib/database/inbox-database.js',
     ]));
     expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', ...documentationFiles()].includes(file))).toEqual([]);
     expect(files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);

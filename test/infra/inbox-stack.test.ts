@@ -7,8 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INBOX_OUTCOMES } from '../../lib/consumer/outcome-metrics.js';
 import { AURORA_POSTGRES_VERSION } from '../../lib/database/inbox-database-settings.js';
 import { KIT_MIGRATIONS_DIR, migrationsHash } from '../../lib/database/migration-folders.js';
+import { INBOX_ENV } from '../../functions/inbox/contract.js';
+import { SHIP_ORDER_CONSUMER, SHIPMENT_NOTICES_TARGET } from '../../functions/order-worker/ship-order.js';
 import { InboxStack } from '../../lib/stack/inbox-stack.js';
 import { stackConfigFromContext } from '../../lib/stack/stack-config.js';
+import { renderedText } from './template-text.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 const sqlIn = (dir: string) => readdirSync(dir).filter((file) => file.endsWith('.sql')).sort();
@@ -42,6 +45,7 @@ function functionByDescription(template: Template, description: RegExp): Resourc
 
 describe('the reference stack with the default context (bundled once)', () => {
   let template: Template;
+  let stack: InboxStack;
   let assemblyDir: string;
   const assetDir = (fn: Resources[string]) => {
     const key = (fn.Properties.Code as { S3Key: string }).S3Key;
@@ -52,6 +56,7 @@ describe('the reference stack with the default context (bundled once)', () => {
     const synth = synthStack({}, true);
     assemblyDir = synth.app.synth().directory;
     template = synth.template;
+    stack = synth.stack;
   });
 
   describe('network', () => {
@@ -144,9 +149,10 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 
   describe('order worker', () => {
-    it('consumes a FIFO queue with a FIFO DLQ (the third queue is the cleanup schedule\'s DLQ)', () => {
+    it('consumes a FIFO queue with a FIFO DLQ, as the notice worker does (the standard queues are the cleanup\'s and the relay\'s schedule DLQs)', () => {
       const queues = Object.values(template.findResources('AWS::SQS::Queue')) as Resources[string][];
-      expect(queues.map((queue) => queue.Properties.FifoQueue ?? false).sort()).toEqual([false, true, true]);
+      expect(queues.map((queue) => queue.Properties.FifoQueue ?? false).sort()).toEqual([false, false, true, true, true, true]);
+      for (const worker of [stack.orderWorker, stack.noticeWorker]) expect([worker.fifo, worker.deadLetterQueue!.fifo]).toEqual([true, true]);
     });
 
     it('refuses messages without the idempotency-key attribute: the producer always sends it, and a redrive keeps only it', () => {
@@ -169,10 +175,12 @@ describe('the reference stack with the default context (bundled once)', () => {
         ['order worker', /Inbox consumer order-worker/],
         ['migrate', /Applies the inbox migrations/],
         ['inbox cleanup', /Deletes inbox rows/],
-        ['role rotation', /Rotates the secret of database role order_worker/],
+        ['notice worker', /Inbox consumer shipment-notices/],
+        ['outbox relay', /Outbox relay of ship-order/],
+        ['role rotation', /Rotates the secret of database role order_worker \(/],
       ].map(([name, description]) => [name, statSync(path.join(assetDir(functionByDescription(template, description as RegExp)), 'index.mjs')).size]));
       for (const [name, bytes] of Object.entries(sizes)) console.info(`bundle ${name}: ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB) minified`);
-      expect(sizes['order worker']).toBeLessThan(WORKER_BUNDLE_BUDGET_BYTES);
+      for (const name of ['order worker', 'notice worker', 'outbox relay']) expect(sizes[name]).toBeLessThan(WORKER_BUNDLE_BUDGET_BYTES);
       const worker = assetDir(functionByDescription(template, /Inbox consumer order-worker/));
       expect(readdirSync(worker).filter((file) => file.endsWith('.map'))).toEqual([]);
     });
@@ -188,7 +196,7 @@ describe('the reference stack with the default context (bundled once)', () => {
       });
       const cleanupId = Object.entries(template.findResources('AWS::Lambda::Function'))
         .find(([, fn]) => fn.Properties.Description === cleanup.Properties.Description)![0];
-      const deadLetterQueue = logicalIdOf(template, 'AWS::SQS::Queue', { FifoQueue: Match.absent() });
+      const deadLetterQueue = stack.getLogicalId(stack.database.cleanupDeadLetterQueue.node.defaultChild as never);
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: 'cron(17 3 * * ? *)',
         Targets: [Match.objectLike({
@@ -205,9 +213,9 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 
   describe('functions', () => {
-    it('are all arm64 (the worker, the migrate function, the cleanup, the two rotations) and none lives in the VPC', () => {
+    it('are all arm64 (the two workers, the relay, the migrate function, the cleanup, the four rotations) and none lives in the VPC', () => {
       const ours = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Architectures: ['arm64'] } }));
-      expect(ours).toHaveLength(5);
+      expect(ours).toHaveLength(9);
       template.allResourcesProperties('AWS::Lambda::Function', { VpcConfig: Match.absent() });
     });
   });
@@ -221,19 +229,29 @@ describe('the reference stack with the default context (bundled once)', () => {
       expect(body).toContain('ApproximateAgeOfOldestMessage');
     });
 
-    it('outputs the queue URL, the DLQ URL, the cluster ARN and the secret ARN', () => {
-      for (const name of ['QueueUrl', 'DeadLetterQueueUrl', 'ClusterArn', 'SecretArn']) template.hasOutput(name, { Value: Match.anyValue() });
+    it('outputs the queue URLs and the DLQ URLs of both hops, the cluster ARN and the secret ARN', () => {
+      for (const name of ['QueueUrl', 'DeadLetterQueueUrl', 'ShipmentNoticesQueueUrl', 'ShipmentNoticesDeadLetterQueueUrl', 'ClusterArn', 'SecretArn']) {
+        template.hasOutput(name, { Value: Match.anyValue() });
+      }
+    });
+
+    it('graphs the order worker\'s outbox and both workers\' outcomes', () => {
+      const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+      const body = JSON.stringify(dashboard!.Properties.DashboardBody);
+      for (const title of ['order-worker: outbox rows per minute', 'order-worker: outbox relay', 'shipment-notices: outcomes per minute']) expect(body).toContain(title);
     });
   });
 });
 
 describe('the cleanup alarms (unbundled)', () => {
-  const { template } = synthStack();
-  const ruleId = () => logicalIdOf(template, 'AWS::Events::Rule');
+  const { stack, template } = synthStack();
+  const ruleId = () => stack.getLogicalId(stack.database.cleanupSchedule.node.defaultChild as never);
 
   it('alarm when the cleanup is not invoked on two days in a row, a day without data counting as one', () => {
     const cleanupId = Object.entries(template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('Deletes inbox rows') } }))[0]![0];
-    const [alarm, ...others] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Invocations' } }));
+    const [alarm, ...others] = Object.values(template.findResources('AWS::CloudWatch::Alarm', {
+      Properties: { MetricName: 'Invocations', Dimensions: [{ Name: 'FunctionName', Value: { Ref: cleanupId } }] },
+    }));
     expect(others).toEqual([]);
     expect(alarm!.Properties).toMatchObject({
       Namespace: 'AWS/Lambda', Dimensions: [{ Name: 'FunctionName', Value: { Ref: cleanupId } }], Statistic: 'Sum', Period: 86_400,
@@ -242,7 +260,8 @@ describe('the cleanup alarms (unbundled)', () => {
   });
 
   it('alarm when EventBridge gives up invoking the cleanup: failed, sent to the DLQ, or not even that', () => {
-    const [alarm] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp('EventBridge gave up') } }));
+    const [alarm, ...others] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp('EventBridge gave up invoking the inbox cleanup') } }));
+    expect(others).toEqual([]);
     expect(alarm!.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
     const metrics = alarm!.Properties.Metrics as { Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: unknown } } }[];
     expect(metrics.find((m) => m.Expression)?.Expression).toBe('FILL(failed, 0) + FILL(dlq, 0) + FILL(notDlq, 0)');
@@ -305,15 +324,58 @@ describe('the alarm topic (unbundled)', () => {
     });
   });
 
-  it('receives every alarm of the stack, the cleanup\'s included', () => {
+  it('receives every alarm of the stack, the cleanup\'s and the outbox\'s included', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(10 + 4);
+    // Each worker's 10, the cleanup's 4, the order worker's outbox's 5.
+    expect(alarms).toHaveLength(10 + 10 + 4 + 5);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId() }]);
   });
 
-  it('comes with a concurrency cap of 2 per ACU of the cluster maximum (2 ACU: 4) and no warning', () => {
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 4 } });
+  it('comes with a concurrency cap of 2 per ACU of the cluster maximum shared by the two workers (2 ACU: 2 each) and no warning', () => {
+    template.allResourcesProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 2 } });
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
+  });
+});
+
+describe('the two hops of the reference stack (unbundled)', () => {
+  const { stack, template } = synthStack();
+  const resources = template.toJSON().Resources as Resources;
+  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+  const variables = (fn: { node: { defaultChild?: unknown } }) => (resources[idOf(fn)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  const notices = stack.noticeWorker.queue;
+
+  it('the order worker\'s outbox sends to the notice worker\'s queue, by the name its handler gives (shipOrderOutbox)', () => {
+    for (const fn of [stack.orderWorker.lambdaFunction, stack.orderWorker.outbox!.relayFunction]) {
+      expect(JSON.parse(renderedText(variables(fn)[INBOX_ENV.outboxTargets]))).toEqual({ [SHIPMENT_NOTICES_TARGET]: { type: 'sqs', queueUrl: `<Ref ${idOf(notices)}>` } });
+    }
+  });
+
+  it('the worker and its relay may send there and nowhere else', () => {
+    const senders = Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy')
+      .flatMap((r) => (r.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement
+        .filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'))
+        .map((statement) => ({ roles: r.Properties.Roles, resource: statement.Resource })));
+    const roleOf = (fn: { role?: { node: { defaultChild?: unknown } } }) => [{ Ref: idOf(fn.role!) }];
+    expect(senders).toEqual(expect.arrayContaining([
+      { roles: roleOf(stack.orderWorker.lambdaFunction), resource: { 'Fn::GetAtt': [idOf(notices), 'Arn'] } },
+      { roles: roleOf(stack.orderWorker.outbox!.relayFunction), resource: { 'Fn::GetAtt': [idOf(notices), 'Arn'] } },
+    ]));
+    // The others are the rotations' and the schedules' DLQ targets, EventBridge's (queue policies), not a function's.
+    expect(senders.filter((sender) => JSON.stringify(sender.resource).includes(idOf(notices)))).toHaveLength(2);
+  });
+
+  it('the relay sends the rows of the handler\'s consumer, ship-order, every minute', () => {
+    expect(variables(stack.orderWorker.outbox!.relayFunction)[INBOX_ENV.outboxConsumer]).toBe(SHIP_ORDER_CONSUMER);
+    expect(resources[idOf(stack.orderWorker.outbox!.relaySchedule)]!.Properties.ScheduleExpression).toBe('rate(1 minute)');
+  });
+
+  it('the notice worker runs functions/shipment-notices as notice_worker, the role migrations/0007 grants its table to, and refuses messages without the key the outbox sends', () => {
+    expect(stack.noticeWorker.databaseRole).toBe('notice_worker');
+    expect(readFileSync(path.join(MIGRATIONS_DIR, '0007_shipment_notices.sql'), 'utf8')).toContain('GRANT INSERT ON shipment_notice TO notice_worker');
+    expect(resources[idOf(stack.noticeWorker.lambdaFunction)]!.Properties.Handler).toBe('index.handler');
+    expect(variables(stack.noticeWorker.lambdaFunction)).toMatchObject({ INBOX_REQUIRE_KEY_ATTRIBUTE: 'true', POWERTOOLS_SERVICE_NAME: 'shipment-notices' });
+    expect(stack.noticeWorker.outbox).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { App, Stack, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -35,9 +35,10 @@ describe('cdk-nag AwsSolutions on the reference stack', () => {
     const acks = acknowledgments(referenceStack().stack);
     expect(acks.map((ack) => ack.rule.replace(/^Annotation::/, '').replace(/\[.*$/, '')).sort())
       // The stack's own (RDS10, deletion protection off in dev); InboxDatabase's cluster (RDS6, the owner secret's SMG4),
-      // migrations provider (IAM5) and cleanup DLQ (SQS3); each role rotation's two wildcards (IAM5, for order_worker and inbox_cleanup).
-      .toEqual(['AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5',
-        'AwsSolutions-RDS10', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4', 'AwsSolutions-SQS3']);
+      // migrations provider (IAM5) and cleanup DLQ (SQS3); the order worker's relay schedule DLQ (SQS3); each role rotation's
+      // two wildcards (IAM5, for order_worker, inbox_cleanup, notice_worker and order_worker_relay).
+      .toEqual([...Array.from({ length: 1 + 4 * 2 }, () => 'AwsSolutions-IAM5'), 'AwsSolutions-RDS10', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4',
+        'AwsSolutions-SQS3', 'AwsSolutions-SQS3']);
     for (const ack of acks) {
       expect(typeof ack.reason).toBe('string');
       expect((ack.reason as string).length).toBeGreaterThan(60);
@@ -45,18 +46,26 @@ describe('cdk-nag AwsSolutions on the reference stack', () => {
     expect(new Set(acks.map((ack) => ack.reason)).size).toBe(acks.length);
   });
 
-  it('says true things of the queue it lets go without a DLQ: it is the cleanup schedule target\'s DLQ, and no queue redrives into it', () => {
+  it('says true things of the queues it lets go without a DLQ: each is a schedule target\'s DLQ (the cleanup\'s, the relay\'s), and no queue redrives into it', () => {
     const { stack } = referenceStack();
-    const [ack, ...others] = acknowledgments(stack).filter((entry) => entry.rule.endsWith('AwsSolutions-SQS3'));
-    expect(others).toEqual([]);
-    expect(ack!.path).toBe('SqsInbox-nag/Inbox/Cleanup/ScheduleDeadLetterQueue');
+    const acks = acknowledgments(stack).filter((entry) => entry.rule.endsWith('AwsSolutions-SQS3'));
+    const schedules = [
+      { queue: stack.database.cleanupDeadLetterQueue, rule: stack.database.cleanupSchedule, subject: 'the inbox cleanup' },
+      { queue: stack.orderWorker.outbox!.relayDeadLetterQueue, rule: stack.orderWorker.outbox!.relaySchedule, subject: 'the outbox relay of ship-order' },
+    ];
+    expect(acks.map((ack) => ack.path)).toEqual(['SqsInbox-nag/Inbox/Cleanup/ScheduleDeadLetterQueue', 'SqsInbox-nag/OrderWorker/Outbox/ScheduleDeadLetterQueue']);
     const template = Template.fromStack(stack);
-    const queueId = stack.getLogicalId(stack.database.cleanupDeadLetterQueue.node.defaultChild as sqs.CfnQueue);
-    template.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } } })] });
     const redrives = JSON.stringify(template.findResources('AWS::SQS::Queue'));
-    const workerDlq = stack.getLogicalId(stack.orderWorker.deadLetterQueue!.node.defaultChild as sqs.CfnQueue);
-    expect(redrives).toContain(`"deadLetterTargetArn":{"Fn::GetAtt":["${workerDlq}"`);
-    expect(redrives).not.toContain(`"deadLetterTargetArn":{"Fn::GetAtt":["${queueId}"`);
+    for (const [i, { queue, rule, subject }] of schedules.entries()) {
+      const queueId = stack.getLogicalId(queue.node.defaultChild as sqs.CfnQueue);
+      expect(acks[i]!.reason).toContain(`the schedule of ${subject}`);
+      expect(template.toJSON().Resources[stack.getLogicalId(rule.node.defaultChild as never)].Properties.Targets)
+        .toEqual([expect.objectContaining({ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } } })]);
+      expect(redrives).not.toContain(`"deadLetterTargetArn":{"Fn::GetAtt":["${queueId}"`);
+    }
+    for (const worker of [stack.orderWorker, stack.noticeWorker]) {
+      expect(redrives).toContain(`"deadLetterTargetArn":{"Fn::GetAtt":["${stack.getLogicalId(worker.deadLetterQueue!.node.defaultChild as sqs.CfnQueue)}"`);
+    }
   });
 
   it('accepts an unrotated secret only for the owner: the role secrets are rotated', () => {
@@ -65,7 +74,8 @@ describe('cdk-nag AwsSolutions on the reference stack', () => {
     expect(rotation.map((ack) => ack.path)).toEqual(['SqsInbox-nag/Inbox/Cluster/Secret']);
     expect(rotation[0]!.reason).toMatch(/read only by the migrate function and by each role rotation's setSecret/);
     const rotated = Object.values(Template.fromStack(stack).findResources('AWS::SecretsManager::RotationSchedule')).map((r) => r.Properties.SecretId);
-    expect(rotated).toEqual(expect.arrayContaining([stack.orderWorker.secret, stack.database.cleanupRole.secret].map((secret) => stack.resolve(secret.secretArn))));
+    expect(rotated).toEqual(expect.arrayContaining([stack.orderWorker.secret, stack.database.cleanupRole.secret, stack.noticeWorker.secret, stack.orderWorker.outbox!.relaySecret]
+      .map((secret) => stack.resolve(secret.secretArn))));
   });
 });
 

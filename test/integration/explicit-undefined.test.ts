@@ -199,7 +199,7 @@ describe('an option passed as undefined keeps its default, for every public opti
     });
 
     it('StartSqsOptions: account 000000000000 in us-east-1, on the wall clock', async () => {
-      const unset: EveryOptionalUndefined<StartSqsOptions> = { port: undefined, now: undefined, accountId: undefined, region: undefined, faults: undefined, pollIntervalMs: undefined };
+      const unset: EveryOptionalUndefined<StartSqsOptions> = { port: undefined, now: undefined, accountId: undefined, region: undefined, faults: undefined, pollIntervalMs: undefined, deduplicationWindowMs: undefined };
       let sqs: RunningSqs | undefined;
       try {
         sqs = await startSqs(unset);

@@ -20,8 +20,9 @@ const LIMITS: Record<string, number> = {
   './migrations': 13,
   './cleanup': 7,
   './producer': 6,
-  // The constructs as InboxDatabase left them (issue 17): a list to review, not a target.
-  './cdk': 37,
+  // The constructs as InboxDatabase left them (issue 17): a list to review, not a target; issue 18's
+  // outbox added 5 (InboxOutbox, its props, its target type, its alarms, what a relay attaches with).
+  './cdk': 42,
   // The start functions, their options and results, and the few helpers a user's test calls.
   './local': 20,
 };

@@ -1,3 +1,4 @@
+import { OUTBOX_TARGET_NAME } from '../contract.js';
 import { InboxConfigError } from '../errors.js';
 import { bodyText, checkSize, groupIdOf, stringAttributes } from './message-checks.js';
 import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
@@ -96,7 +97,6 @@ export interface ResolvedPublisher {
 }
 
 const PUBLISHER_DEFAULTS = { fifo: false, maxBatchEntries: 1, maxMessageBytes: 262_144 } as const;
-const TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function prepareDefault(fifo: boolean, maxMessageBytes: number) {
   return (message: OutboxMessage, { target }: PrepareContext): PreparedMessage => {
@@ -125,7 +125,7 @@ function wholeNumber(name: string, field: string, value: number, min: number, ma
  * ```
  */
 export function resolvePublisher(name: string, publisher: Publisher): ResolvedPublisher {
-  if (!TARGET_NAME.test(name)) throw new InboxConfigError(`outbox target names are 1 to 64 letters, digits or ._- starting with a letter or digit, but "${name}" was given.`);
+  if (!OUTBOX_TARGET_NAME.test(name)) throw new InboxConfigError(`outbox target names are 1 to 64 letters, digits or ._- starting with a letter or digit, but "${name}" was given.`);
   if (typeof publisher !== 'object' || publisher === null || typeof publisher.publish !== 'function') {
     throw new InboxConfigError(`outbox target ${name} must be a Publisher (an object with a publish function): sqsTarget(...), snsTarget(...), eventBridgeTarget(...) or your own.`);
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { TIME_DEFAULTS } from '../contract.js';
 import type { Database } from '../database/database.js';
 import { InboxConfigError } from '../errors.js';
 import type { InboxLogger, InboxMetrics } from '../telemetry.js';
@@ -67,7 +68,7 @@ export interface RelayReport {
   readonly oldestUndispatchedAgeMs: number;
 }
 
-const RELAY_DEFAULTS = { graceMs: 30_000, batchSize: 100, marginMs: 5000, maxAttempts: 3, maxRetries: 3, leaseMs: 60_000 } as const;
+const RELAY_DEFAULTS = { graceMs: TIME_DEFAULTS.relayGraceMs, batchSize: 100, marginMs: 5000, maxAttempts: 3, maxRetries: 3, leaseMs: 60_000 } as const;
 /** A page of payload parts: at most this many bytes (a third more in base64) and parts. */
 const PAGE_BYTES = 16 * PAYLOAD_PART_BYTES;
 const PAGE_PARTS = 100;
