@@ -5,6 +5,7 @@ import { KAFKA_MAIN_JOB_DEFAULTS as K, runKafkaMainJob, type KafkaMainJobOptions
 import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress } from '../demo/main-job.js';
 import { OUTBOX_SCALED_DEFAULTS as O } from '../demo/outbox-run-options.js';
 import { progressBar } from '../demo/progress-bar.js';
+import { kafkaRunFailure, sqsRunFailure } from '../demo/run-verdict.js';
 import { kafkaReportLines, sqsReportLines, type ReportLine } from '../demo/report-lines.js';
 
 const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue ${D.queue}|standard] [--mode ${D.mode}|transaction]
@@ -159,20 +160,11 @@ try {
   if (kafka) {
     const report = await runKafkaMainJob({ ...kafkaOptions, onProgress });
     lines = kafkaReportLines(report);
-    if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0 || report.orderBreaks > 0) {
-      broken = `the inbox let an effect through twice or without its claim, lost a record, or broke a partition's order (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`;
-    }
+    broken = kafkaRunFailure(report);
   } else {
     const report = await runMainJob({ ...options, onProgress });
     lines = sqsReportLines(report);
-    if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0) {
-      broken = `the inbox let an effect through twice or without its claim, or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`;
-    }
-    const hop = report.outbox;
-    if (hop !== undefined && (hop.notDispatched > 0 || hop.doubleEffects > 0 || hop.lost > 0 || hop.orderBreaks > 0)) {
-      broken = `${broken === undefined ? '' : `${broken}; `}the second hop left outbox rows undispatched, applied a notice twice, lost one or broke a group's order`
-        + ` (orders without a notice: ${hop.lostOrders.slice(0, 10).join(', ') || 'none'})`;
-    }
+    broken = sqsRunFailure(report);
   }
 } catch (error) {
   if (interactive) process.stdout.write('\n');

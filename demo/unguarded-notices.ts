@@ -1,6 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { Database } from '../functions/inbox/index.js';
-import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../functions/inbox/contract.js';
 import { parseOrderShipped, recordShipmentNotice } from '../functions/shipment-notices/shipment-notice.js';
 
 /**
@@ -16,7 +15,7 @@ import { parseOrderShipped, recordShipmentNotice } from '../functions/shipment-n
  */
 export async function unguardedNotices(db: Database, event: SQSEvent): Promise<SQSBatchResponse> {
   for (const record of event.Records) {
-    const key = record.messageAttributes?.[IDEMPOTENCY_KEY_ATTRIBUTE]?.stringValue ?? record.messageId;
+    const key = record.messageAttributes?.['idempotency-key']?.stringValue ?? record.messageId;
     await db.query(recordShipmentNotice(parseOrderShipped(record), { record, key }));
   }
   return { batchItemFailures: [] };
