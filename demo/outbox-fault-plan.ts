@@ -42,7 +42,8 @@ export interface OutboxFaultPlan {
   readonly relayCrashAt: () => SendCrashPoint | undefined;
   /** Whether a firing of the relay schedule starts two runs. */
   readonly relayTwice: () => boolean;
-  readonly counts: OutboxFaultCounts;
+  /** How often each fault has fired so far. */
+  counts(): OutboxFaultCounts;
 }
 
 const SEND_CRASHES: readonly SendCrashPoint['when'][] = ['before-send', 'after-send'];
@@ -59,26 +60,18 @@ const SEND_CRASHES: readonly SendCrashPoint['when'][] = ['before-send', 'after-s
  * ```
  */
 export function outboxFaultPlan(rates: OutboxFaultRates, noticeQueueName: string, random: () => number): OutboxFaultPlan {
-  const notices = faultPlan({ ...rates, producerRetryRate: 0 }, noticeQueueName, random);
+  // The outbox sends to the notice queue as the producer sends to the first: the same lost answers and failed entries.
+  const notices = faultPlan({ ...rates, producerRetryRate: rates.sendFaultRate }, noticeQueueName, random);
   const sendCrashes = { beforeSend: 0, afterSend: 0 };
-  const counts = { sendCrashes, lostSendAnswers: 0, failedSendEntries: 0 };
   let relayCrashesLeft = rates.relayCrashes;
   const anySendCrash = (): SendCrashPoint => ({ when: SEND_CRASHES[Math.floor(random() * SEND_CRASHES.length)]! });
   return {
-    counts,
-    sqsFaults: {
-      deliverTwice: notices.sqsFaults.deliverTwice,
-      failSendEntry: () => {
-        const fail = random() < rates.sendFaultRate;
-        if (fail) counts.failedSendEntries += 1;
-        return fail;
-      },
-      loseResponse: (call) => {
-        const lose = call.operation === 'SendMessageBatch' && random() < rates.sendFaultRate;
-        if (lose) counts.lostSendAnswers += 1;
-        return lose;
-      },
-    },
+    counts: () => ({
+      sendCrashes: { ...sendCrashes },
+      lostSendAnswers: notices.producerRetries.lostAnswers,
+      failedSendEntries: notices.producerRetries.failedEntries,
+    }),
+    sqsFaults: notices.sqsFaults,
     noticeCrashAt: notices.crashAt,
     sendCrashAt: () => (random() < rates.sendCrashRate ? anySendCrash() : undefined),
     onSendCrash: (point) => {

@@ -198,7 +198,7 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
         unguardedNotices: settings.unguardedNotices,
         deduplicationWindowMs: settings.deduplicationWindowMs,
         relay,
-        faults: plan.counts,
+        faults: plan.counts(),
         noticeCrashes,
         noticeDeliveries: stats.records,
         noticeInvocations: stats.invocations,
