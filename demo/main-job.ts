@@ -386,7 +386,9 @@ export async function releaseAll(steps: readonly (() => Promise<unknown> | undef
  * or after a commit; SQS hands some messages to two pollers at once; poison messages and orders
  * locked by a stuck session are mixed in. When the queue has drained, the DLQ is read and the
  * accounts are settled from the database: every order applied exactly once or parked in the DLQ,
- * every poison message rejected.
+ * every poison message rejected. With `outbox`, the order worker's outbox sends each shipment on to
+ * a second FIFO queue and its shipment-notice worker (`startOutboxHop`), under faults of its own;
+ * that hop settles after the first and its accounts are `report.outbox`.
  *
  * @example
  * ```ts
@@ -406,7 +408,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   const lostDeletes = lostDeleteFault(workload, settings.lostDeletes);
   const firstHopFaults: SqsFaults = { ...faults.sqsFaults, failDeleteEntry: lostDeletes.failDeleteEntry };
   // The second hop's faults draw from a stream of their own, so adding them never shifts the first hop's.
-  const outboxPlan = settings.outbox ? outboxFaultPlan({ ...settings }, NOTICE_QUEUE_NAME, seededRandom(settings.seed ^ 0x27d4eb2f)) : undefined;
+  const outboxPlan = settings.outbox ? outboxFaultPlan(settings, NOTICE_QUEUE_NAME, seededRandom(settings.seed ^ 0x27d4eb2f)) : undefined;
 
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });

@@ -11,7 +11,8 @@ export interface RelayScheduleOptions {
   /** The database every run shares, unless `environment` gives each run its own. */
   readonly db: Database;
   /**
-   * Makes a Lambda execution environment for a run (closed after it, killed when it dies).
+   * Makes a Lambda execution environment: a run takes an idle one, or a new one; a run that dies
+   * kills its environment, which is never used again. The caller closes what it made.
    * @default none: every run uses `db`
    */
   readonly environment?: () => LambdaEnvironment;
@@ -65,11 +66,13 @@ export function startRelaySchedule(options: RelayScheduleOptions): RunningRelayS
   const counts = { runs: 0, twiceAtOnce: 0, crashes: 0 };
   const errors: Record<string, number> = {};
   const inFlight = new Set<Promise<void>>();
+  const idle: LambdaEnvironment[] = [];
   let stopped = false;
 
   const run = async (): Promise<void> => {
     counts.runs += 1;
-    const environment = options.environment?.();
+    const environment = options.environment === undefined ? undefined : (idle.pop() ?? options.environment());
+    let died = false;
     const dying = dyingDatabase(environment?.db ?? options.db, undefined, 'abandoned');
     dying.death.catch((reason: Error) => environment?.kill(reason));
     const deadline = Date.now() + options.timeoutMs;
@@ -85,10 +88,11 @@ export function startRelaySchedule(options: RelayScheduleOptions): RunningRelayS
         dying.death,
       ]);
     } catch (error) {
-      if (error instanceof InjectedCrashError) counts.crashes += 1;
+      died = error instanceof InjectedCrashError;
+      if (died) counts.crashes += 1;
       else errors[(error as Error)?.name ?? 'Error'] = (errors[(error as Error)?.name ?? 'Error'] ?? 0) + 1;
     } finally {
-      await environment?.close();
+      if (environment !== undefined && !died) idle.push(environment);
     }
   };
   const start = () => {
