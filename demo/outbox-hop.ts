@@ -7,7 +7,7 @@ import { SHIP_ORDER_CONSUMER, SHIPMENT_NOTICES_TARGET, shipOrderOutbox, type Shi
 import { shipmentNoticeOptions } from '../functions/shipment-notices/shipment-notice.js';
 import { startEventSource, type RunningEventSource } from '../local/event-source/index.js';
 import { createQueue } from '../local/sqs/index.js';
-import { crashingHandler, crashingInvocations, type DyingInvocation, type OpenTransactionFate } from './crashing-handler.js';
+import { crashingHandler, crashingInvocations, type CrashPoint, type DyingInvocation, type OpenTransactionFate } from './crashing-handler.js';
 import { crashingPublisher } from './crashing-publisher.js';
 import { settleDownstream, type DownstreamAccounts } from './downstream-accounts.js';
 import type { LambdaEnvironment } from './lambda-environment.js';
@@ -126,7 +126,7 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
     environment: options.environment,
     plan: plan.noticeCrashAt,
     openTransactions: options.openTransactions,
-    onCrash: (point: { when: string }) => {
+    onCrash: (point: CrashPoint) => {
       if (point.when === 'before-commit') noticeCrashes.beforeCommit += 1;
       else noticeCrashes.afterCommit += 1;
     },
