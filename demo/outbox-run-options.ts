@@ -35,7 +35,7 @@ export interface OutboxRunOptions {
   readonly relayTwiceRate?: number;
   /**
    * How often the relay schedule fires.
-   * @default 250
+   * @default 500
    */
   readonly relayIntervalMs?: number;
   /**
@@ -69,7 +69,7 @@ export const OUTBOX_RUN_DEFAULTS = {
   sendFaultRate: 0.05,
   relayCrashes: 3,
   relayTwiceRate: 0.2,
-  relayIntervalMs: 250,
+  relayIntervalMs: 500,
   relayTimeoutMs: 4000,
   relayGraceMs: 1000,
   unguardedNotices: false,
