@@ -3,13 +3,17 @@ import { InboxConfigError } from '../functions/inbox/index.js';
 import { LocalConfigError } from '../local/internal.js';
 import { KAFKA_MAIN_JOB_DEFAULTS as K, runKafkaMainJob, type KafkaMainJobOptions } from '../demo/kafka-main-job.js';
 import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress } from '../demo/main-job.js';
+import { OUTBOX_SCALED_DEFAULTS as O } from '../demo/outbox-run-options.js';
 import { progressBar } from '../demo/progress-bar.js';
+import { kafkaRunFailure, sqsRunFailure } from '../demo/run-verdict.js';
 import { kafkaReportLines, sqsReportLines, type ReportLine } from '../demo/report-lines.js';
 
 const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue ${D.queue}|standard] [--mode ${D.mode}|transaction]
                 [--fault-rate ${D.crashRate}] [--crashes ${D.crashes.join(',')}] [--twice-rate ${D.deliverTwiceRate}] [--copies ${D.copies}]
                 [--retry-rate ${D.producerRetryRate}] [--poison ${D.poison}] [--stuck ${D.stuck}] [--seed ${D.seed}] [--pollers ${D.pollers}]
                 [--driver ${D.driver}|pg] [--redrive] [--lost-deletes N] [--partitions ${K.partitions}]
+                [--outbox] [--send-crash-rate ${D.sendCrashRate}] [--send-fault-rate ${D.sendFaultRate}] [--relay-crashes ${D.relayCrashes}]
+                [--relay-twice-rate ${D.relayTwiceRate}] [--dedup-window-ms ${O.deduplicationWindowMs}] [--unguarded-notices]
 
   --source      sqs: the SQS emulator and Lambda's SQS poller (the default)
                 kafka: a local Kafka log and Lambda's Kafka poller (provisioned mode, partial batch
@@ -33,7 +37,20 @@ const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue
                 (StartMessageMoveTask); the redriven messages must apply once or be duplicates
   --lost-deletes  orders whose every delete is lost until the redrive (default 5 with --redrive):
                 committed, then dead-lettered by their receives
-  --partitions  partitions of the Kafka topic (--source kafka)`;
+  --partitions  partitions of the Kafka topic (--source kafka)
+  --outbox      the second hop: the order worker sends an OrderShipped through its outbox for each
+                order it ships, to a second FIFO queue that the shipment-notice worker consumes
+                behind its own inbox; a scheduled relay sends what the invocations left (statement
+                mode; the function timeout is ${O.functionTimeoutMs} ms there, scaled down)
+  --send-crash-rate  share of the order worker's invocations that send whose process dies in the
+                send: after the commit and before the send, or after the send and before the mark
+  --send-fault-rate  share of the outbox's SendMessageBatch answers lost (SQS took the batch), and
+                of its entries SQS fails
+  --relay-crashes  relay runs that die in a send, before it or after it and before the mark
+  --relay-twice-rate  share of the relay schedule's firings that start two relays at once
+  --dedup-window-ms  the SQS emulator's FIFO deduplication window (SQS: 300000), scaled down on
+                --outbox so a row sent again after a crash reaches the notice worker's inbox
+  --unguarded-notices  the notice worker without its inbox: the run must fail (double effects)`;
 
 const { values } = parseArgs({
   options: {
@@ -54,6 +71,13 @@ const { values } = parseArgs({
     redrive: { type: 'boolean', default: false },
     'lost-deletes': { type: 'string' },
     partitions: { type: 'string' },
+    outbox: { type: 'boolean', default: false },
+    'send-crash-rate': { type: 'string' },
+    'send-fault-rate': { type: 'string' },
+    'relay-crashes': { type: 'string' },
+    'relay-twice-rate': { type: 'string' },
+    'dedup-window-ms': { type: 'string' },
+    'unguarded-notices': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -80,6 +104,13 @@ const options: MainJobOptions = {
   pollers: numberOf(values.pollers),
   redrive: values.redrive,
   lostDeletes: numberOf(values['lost-deletes']),
+  outbox: values.outbox,
+  sendCrashRate: numberOf(values['send-crash-rate']),
+  sendFaultRate: numberOf(values['send-fault-rate']),
+  relayCrashes: numberOf(values['relay-crashes']),
+  relayTwiceRate: numberOf(values['relay-twice-rate']),
+  deduplicationWindowMs: numberOf(values['dedup-window-ms']),
+  unguardedNotices: values['unguarded-notices'],
 };
 const kafkaOptions: KafkaMainJobOptions = {
   orders: options.orders,
@@ -122,22 +153,18 @@ if (Number(process.versions.node.split('.')[0]) < 22 && process.env.AWS_SDK_JS_N
 const kafka = values.source === 'kafka';
 console.log(kafka
   ? 'sqs-inbox main job: embedded PostgreSQL, the Data API emulator, a local Kafka log, the order worker behind the Lambda Kafka poller'
-  : 'sqs-inbox main job: embedded PostgreSQL, the Data API and SQS emulators, the order worker behind the Lambda poller');
+  : `sqs-inbox main job: embedded PostgreSQL, the Data API and SQS emulators, the order worker behind the Lambda poller${values.outbox ? ', its outbox, the relay and the shipment-notice worker' : ''}`);
 let lines: ReportLine[];
 let broken: string | undefined;
 try {
   if (kafka) {
     const report = await runKafkaMainJob({ ...kafkaOptions, onProgress });
     lines = kafkaReportLines(report);
-    if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0 || report.orderBreaks > 0) {
-      broken = `the inbox let an effect through twice or without its claim, lost a record, or broke a partition's order (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`;
-    }
+    broken = kafkaRunFailure(report);
   } else {
     const report = await runMainJob({ ...options, onProgress });
     lines = sqsReportLines(report);
-    if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0) {
-      broken = `the inbox let an effect through twice or without its claim, or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`;
-    }
+    broken = sqsRunFailure(report);
   }
 } catch (error) {
   if (interactive) process.stdout.write('\n');

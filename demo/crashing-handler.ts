@@ -20,11 +20,22 @@ export interface CrashPoint {
 // What a dead invocation waits on instead of finishing its transaction.
 const NEVER = new Promise<never>(() => undefined);
 
+/**
+ * Where an invocation dies in its outbox's send after the commit: `before-send`, the rows committed
+ * and nothing sent; `after-send`, the target took them and the process dies before marking them.
+ */
+export interface SendCrashPoint {
+  readonly when: 'before-send' | 'after-send';
+}
+
 /** What a dead invocation's calls throw, and the invocation itself. */
 export class InjectedCrashError extends Error {
-  public constructor(point: CrashPoint) {
-    super(`injected crash ${point.when} at commit point ${point.at}: the invocation died`);
+  /** Where it died: the plan's commit point, or a point in the outbox's send. */
+  public readonly point: CrashPoint | SendCrashPoint;
+  public constructor(point: CrashPoint | SendCrashPoint) {
+    super(`injected crash ${point.when}${'at' in point ? ` at commit point ${point.at}` : ''}: the invocation died`);
     this.name = 'InjectedCrashError';
+    this.point = point;
   }
 }
 
@@ -47,12 +58,16 @@ export class FunctionTimeoutError extends Error {
  */
 export type OpenTransactionFate = 'rolled-back' | 'abandoned';
 
+/** What code running in an invocation may do to it: end it, as a fault injected in a send does. */
+export interface DyingInvocation {
+  /** Ends the invocation now, for a reason other than its crash point (its timeout, a fault in a send); a second death changes nothing. */
+  kill(reason: Error): void;
+}
+
 /** One invocation's view of the database, and the promise that rejects when it dies. */
-export interface DyingDatabase {
+export interface DyingDatabase extends DyingInvocation {
   readonly db: Database;
   readonly death: Promise<never>;
-  /** Ends the invocation now, for a reason other than its crash point (its timeout); a second death changes nothing. */
-  kill(reason: Error): void;
 }
 
 /**
@@ -178,7 +193,7 @@ export interface CrashingInvocationsOptions<E> {
  */
 export function crashingInvocations<E, Res>(
   options: CrashingInvocationsOptions<E>,
-  run: (db: Database, event: E, context: Context) => Promise<Res>,
+  run: (db: Database, event: E, context: Context, invocation: DyingInvocation) => Promise<Res>,
 ): (event: E, context: Context) => Promise<Res> {
   const idle: LambdaEnvironment[] = [];
   return async (event, context) => {
@@ -190,10 +205,11 @@ export function crashingInvocations<E, Res>(
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => dying.kill(new FunctionTimeoutError(timeoutMs)), timeoutMs);
     let died = false;
     try {
-      return await Promise.race([run(dying.db, event, context), dying.death]);
+      return await Promise.race([run(dying.db, event, context, dying), dying.death]);
     } catch (error) {
       died = error instanceof InjectedCrashError || error instanceof FunctionTimeoutError;
-      if (error instanceof InjectedCrashError) options.onCrash?.(point!);
+      // A death the code under test caused itself (in its outbox's send) is counted by whoever caused it.
+      if (error instanceof InjectedCrashError && point !== undefined && error.point === point) options.onCrash?.(point);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -204,8 +220,8 @@ export function crashingInvocations<E, Res>(
 
 /** Options of `crashingHandler`. */
 export interface CrashingHandlerOptions<T> extends Omit<CrashingInvocationsOptions<SQSEvent>, 'plan'> {
-  /** The worker's inbox options on a database: each invocation gets its own dying one. */
-  readonly worker: (db: Database) => InboxOptions<T>;
+  /** The worker's inbox options on a database: each invocation gets its own dying one, and a way to end it. */
+  readonly worker: (db: Database, invocation: DyingInvocation) => InboxOptions<T>;
   /** Decides, for a batch, where its invocation dies, or not at all. */
   readonly plan: (records: readonly SQSRecord[]) => CrashPoint | undefined;
 }
@@ -226,6 +242,6 @@ export interface CrashingHandlerOptions<T> extends Omit<CrashingInvocationsOptio
 export function crashingHandler<T>(options: CrashingHandlerOptions<T>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
   return crashingInvocations(
     { ...options, plan: (event: SQSEvent) => options.plan(Array.isArray(event?.Records) ? event.Records : []) },
-    (db, event, context) => processBatch(event, context, options.worker(db)),
+    (db, event, context, invocation) => processBatch(event, context, options.worker(db, invocation)),
   );
 }

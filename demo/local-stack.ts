@@ -42,6 +42,11 @@ export interface StartLocalStackOptions {
    * @default Date.now
    */
   readonly sqsClock?: () => number;
+  /**
+   * The SQS emulator's FIFO deduplication window.
+   * @default 300000 (5 minutes, as SQS)
+   */
+  readonly sqsDeduplicationWindowMs?: number;
 }
 
 /** What runs: the emulators, the real SDK clients on them, the queues and the worker's database. */
@@ -99,7 +104,11 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
     await dataApi.close();
   };
   try {
-    sqs = await startSqs({ faults: settings.sqsFaults, ...(settings.sqsClock ? { now: settings.sqsClock } : {}) });
+    sqs = await startSqs({
+      faults: settings.sqsFaults,
+      ...(settings.sqsClock ? { now: settings.sqsClock } : {}),
+      ...(settings.sqsDeduplicationWindowMs ? { deduplicationWindowMs: settings.sqsDeduplicationWindowMs } : {}),
+    });
     sqsClient = localSqsClient(sqs.endpoint, sqs.region);
     const { queueUrl, deadLetterQueueUrl } = await createQueue(sqsClient, `${settings.queueName}${settings.fifo ? '.fifo' : ''}`, {
       attributes: { VisibilityTimeout: String(settings.visibilityTimeoutSeconds), MessageRetentionPeriod: String(RETENTION_SECONDS.queue) },

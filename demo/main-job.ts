@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import pg from 'pg';
 import type { Database, InboxOptions } from '../functions/inbox/index.js';
+import type { StatementOutboxOptions } from '../functions/inbox/outbox/index.js';
 import { withDefaults } from '../functions/inbox/internal.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { sendMessages } from '../functions/inbox/producer/index.js';
 import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../functions/order-worker/record-payment.js';
-import { SHIP_ORDER_CONSUMER, shipOrderOptions } from '../functions/order-worker/ship-order.js';
+import { SHIP_ORDER_CONSUMER, shipOrderOptions, type ShipOrder } from '../functions/order-worker/ship-order.js';
 import type { DataApiStats } from '../local/data-api/index.js';
 import { startEventSource, type RunningEventSource } from '../local/event-source/index.js';
 import { redriveDeadLetters, type SqsFaults } from '../local/sqs/index.js';
@@ -18,6 +20,10 @@ import { migrateReferenceDatabase } from './reference-database.js';
 import { outcomeTally } from './outcome-tally.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
+import { faultsByQueue } from './queue-faults.js';
+import { outboxFaultPlan } from './outbox-fault-plan.js';
+import { NOTICE_QUEUE_NAME, startOutboxHop, type OutboxHop, type OutboxHopReport } from './outbox-hop.js';
+import { checkOutboxRunSettings, OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS, type OutboxRunOptions } from './outbox-run-options.js';
 import { faultPlan } from './fault-plan.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
 import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
@@ -26,8 +32,8 @@ import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
 import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
 
-/** Options of `runMainJob`. */
-export interface MainJobOptions {
+/** Options of `runMainJob`; those of the second hop are `OutboxRunOptions`. */
+export interface MainJobOptions extends OutboxRunOptions {
   /**
    * Orders to send, one message each.
    * @default 3000
@@ -121,13 +127,13 @@ export interface MainJobOptions {
   readonly lockTimeoutMs?: number;
   /**
    * The function timeout: an invocation still running then dies, as Lambda resets its environment.
-   * @default 15000 (long enough for a batch stuck on a lock)
+   * @default 15000 (long enough for a batch stuck on a lock); 5000 with `outbox`
    */
   readonly functionTimeoutMs?: number;
   /**
    * The worker's `deadlineMarginMs`: a message is not started with less left of the invocation.
    * Must be below `functionTimeoutMs`.
-   * @default 5000 (the kit's)
+   * @default 5000 (the kit's); 1500 with `outbox`
    */
   readonly deadlineMarginMs?: number;
   /**
@@ -214,6 +220,8 @@ export interface MainJobReport extends Accounts {
   readonly failureReasons: Readonly<Record<string, number>>;
   /** What the Data API emulator answered (the migrations included), and the transactions it still held at the end. */
   readonly dataApi: DataApiStats;
+  /** The second hop's accounts and faults, with `outbox`. */
+  readonly outbox: OutboxHopReport | undefined;
   readonly seconds: number;
 }
 
@@ -258,6 +266,9 @@ export const MAIN_JOB_DEFAULTS = {
   transactionIdleTimeoutMs: 3000,
   drainTimeoutMs: 120_000,
   redrive: false,
+  // SQS's; a run with the outbox scales it down (OUTBOX_SCALED_DEFAULTS).
+  deduplicationWindowMs: 300_000,
+  ...OUTBOX_RUN_DEFAULTS,
 } as const;
 
 type Settings = Required<Omit<MainJobOptions, 'databaseUrl' | 'onProgress'>> & Pick<MainJobOptions, 'databaseUrl' | 'onProgress'>;
@@ -266,8 +277,13 @@ type Settings = Required<Omit<MainJobOptions, 'databaseUrl' | 'onProgress'>> & P
 const REDRIVE_LOST_DELETES = 5;
 
 function checked(options: MainJobOptions): Settings {
-  const settings: Settings = withDefaults({ ...MAIN_JOB_DEFAULTS, lostDeletes: options.redrive === true ? REDRIVE_LOST_DELETES : 0 }, options);
+  const settings: Settings = withDefaults({
+    ...MAIN_JOB_DEFAULTS,
+    ...(options.outbox === true ? OUTBOX_SCALED_DEFAULTS : {}),
+    lostDeletes: options.redrive === true ? REDRIVE_LOST_DELETES : 0,
+  }, options);
   checkCommonRunSettings(settings);
+  checkOutboxRunSettings(settings);
   const { whole, oneOf } = settingChecks(settings);
   whole('lostDeletes', 0, Math.max(0, settings.orders - settings.stuck));
   whole('producerAttempts', 1, 20);
@@ -333,8 +349,13 @@ export async function runDatabase(given: string | undefined): Promise<{ url: str
   }
 }
 
-function workerOptions(mode: WorkerMode, db: Database, extra: Pick<InboxOptions<unknown>, 'lockTimeoutMs' | 'deadlineMarginMs' | 'onOutcome'>): InboxOptions<unknown> {
-  return (mode === 'statement' ? shipOrderOptions(db, extra) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
+function workerOptions(
+  mode: WorkerMode,
+  db: Database,
+  extra: Pick<InboxOptions<unknown>, 'lockTimeoutMs' | 'deadlineMarginMs' | 'onOutcome'>,
+  outbox: StatementOutboxOptions<ShipOrder, SQSRecord> | undefined,
+): InboxOptions<unknown> {
+  return (mode === 'statement' ? shipOrderOptions(db, { ...extra, ...(outbox ? { outbox } : {}) }) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
 }
 
 /**
@@ -365,7 +386,9 @@ export async function releaseAll(steps: readonly (() => Promise<unknown> | undef
  * or after a commit; SQS hands some messages to two pollers at once; poison messages and orders
  * locked by a stuck session are mixed in. When the queue has drained, the DLQ is read and the
  * accounts are settled from the database: every order applied exactly once or parked in the DLQ,
- * every poison message rejected.
+ * every poison message rejected. With `outbox`, the order worker's outbox sends each shipment on to
+ * a second FIFO queue and its shipment-notice worker (`startOutboxHop`), under faults of its own;
+ * that hop settles after the first and its accounts are `report.outbox`.
  *
  * @example
  * ```ts
@@ -383,6 +406,9 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   // A stream of its own, so the faults never shift the workload.
   const faults = faultPlan({ ...settings, maxCopies: settings.copies }, queueName, seededRandom(settings.seed ^ 0x5bd1e995));
   const lostDeletes = lostDeleteFault(workload, settings.lostDeletes);
+  const firstHopFaults: SqsFaults = { ...faults.sqsFaults, failDeleteEntry: lostDeletes.failDeleteEntry };
+  // The second hop's faults draw from a stream of their own, so adding them never shifts the first hop's.
+  const outboxPlan = settings.outbox ? outboxFaultPlan(settings, NOTICE_QUEUE_NAME, seededRandom(settings.seed ^ 0x27d4eb2f)) : undefined;
 
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
@@ -392,6 +418,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   let workerDb: Database | undefined;
   const environments: LambdaEnvironment[] = [];
   let source: RunningEventSource | undefined;
+  let hop: OutboxHop | undefined;
   let release: (() => Promise<void>) | undefined;
   let failed = true;
   try {
@@ -401,7 +428,8 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
       maxReceiveCount: settings.maxReceiveCount,
       transactionIdleTimeoutMs: settings.transactionIdleTimeoutMs,
-      sqsFaults: { ...faults.sqsFaults, failDeleteEntry: lostDeletes.failDeleteEntry },
+      sqsFaults: outboxPlan === undefined ? firstHopFaults : faultsByQueue({ [queueName]: firstHopFaults, [NOTICE_QUEUE_NAME]: outboxPlan.sqsFaults }),
+      sqsDeduplicationWindowMs: settings.deduplicationWindowMs,
     });
     stack = local;
     // Four pollers of ten messages each at most, on the pg driver.
@@ -415,21 +443,29 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     const tally = outcomeTally();
     const { onOutcome, failureReasons } = tally;
     const delivered = new Set<string>();
+    // Each environment has its own Data API client, and a dead one sends nothing more.
+    const environment = settings.driver === 'pg' ? undefined : () => {
+      const made = dataApiEnvironment(local.dataApi.endpoint, new URL(database.url).pathname.slice(1));
+      environments.push(made);
+      return made;
+    };
+    // On the Data API a dead invocation leaves its transaction open; on pg its connection closes.
+    const openTransactions = settings.driver === 'pg' ? 'rolled-back' : 'abandoned';
+    if (outboxPlan !== undefined) {
+      hop = await startOutboxHop({
+        stack: local, plan: outboxPlan, settings, orders: workload.orders, pool, db: worker, environment, openTransactions, worker: settings,
+      });
+    }
+    const outboxOf = hop?.outboxFor;
     source = await startEventSource({
       client: local.sqsClient,
       queueUrl: local.queueUrl,
       handler: crashingHandler({
         db: worker,
-        // Each environment has its own Data API client, and a dead one sends nothing more.
-        environment: settings.driver === 'pg' ? undefined : () => {
-          const environment = dataApiEnvironment(local.dataApi.endpoint, new URL(database.url).pathname.slice(1));
-          environments.push(environment);
-          return environment;
-        },
-        worker: (db) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome }),
+        environment,
+        worker: (db, invocation) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome }, outboxOf?.(invocation)),
         plan: faults.crashAt,
-        // On the Data API a dead invocation leaves its transaction open; on pg its connection closes.
-        openTransactions: settings.driver === 'pg' ? 'rolled-back' : 'abandoned',
+        openTransactions,
         onCrash: (point) => {
           if (point.when === 'before-commit') crashes.beforeCommit += 1;
           else crashes.afterCommit += 1;
@@ -478,13 +514,17 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       redriven = (await redriveDeadLetters(local.sqsClient, { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
       await drained();
     }
+    // The second hop settles after the first: the relays send what the last invocations left.
+    await hop?.settled(settings.drainTimeoutMs);
     await source.stop();
     const stats = source.stats;
     source = undefined;
 
     const parkedMessages = await drainQueue(local.sqsClient, local.deadLetterQueueUrl);
+    const effects = await readEffects(pool, settings.mode, workload.orders);
+    const outbox = await hop?.finish(workload.orders.filter((order) => (effects.get(order.orderId) ?? 0) >= 1).map((order) => order.orderId));
     const accounts = settle(workload, {
-      effects: await readEffects(pool, settings.mode, workload.orders),
+      effects,
       inbox: await readInbox(pool, consumer, workload.keys),
       parked: parkedMessages.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
       notSent: new Set(sent.failed.map((failure) => failure.key)),
@@ -510,12 +550,13 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       duplicatesSuppressed: tally.duplicatesSuppressed(),
       failureReasons,
       dataApi: local.dataApi.stats(),
+      outbox,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
     const ownWorkerDb = workerDb !== stack?.db ? workerDb : undefined;
     const cleanup = releaseAll([
-      () => source?.stop(), () => release?.(), () => ownWorkerDb?.close(),
+      () => source?.stop(), () => hop?.stop(), () => release?.(), () => ownWorkerDb?.close(),
       () => Promise.all(environments.map((environment) => environment.close())),
       () => stack?.close(), () => pool.end(), () => database.close(),
     ]);

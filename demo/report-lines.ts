@@ -1,5 +1,6 @@
 import type { KafkaMainJobReport } from './kafka-main-job.js';
 import { formatDataApiStats, type MainJobReport } from './main-job.js';
+import { NOTICE_QUEUE_NAME, type OutboxHopReport } from './outbox-hop.js';
 
 /** A labelled figure of a report, as `npm start` prints it. */
 export type ReportLine = readonly [label: string, value: number | string];
@@ -36,8 +37,38 @@ export function sqsReportLines(report: MainJobReport): ReportLine[] {
     ['double effects (must be 0)', report.doubleEffects],
     ['unclaimed effects (must be 0)', report.unclaimedEffects],
     ['lost (must be 0)', report.lost],
+    ...(report.outbox === undefined ? [] : outboxReportLines(report.outbox)),
     ['Data API emulator', formatDataApiStats(report.dataApi)],
     ['seconds', report.seconds.toFixed(1)],
+  ];
+}
+
+/**
+ * The second hop's lines of the SQS main job's report (`--outbox`), the four that must be 0 last.
+ *
+ * @example
+ * ```ts
+ * const lines = report.outbox === undefined ? [] : outboxReportLines(report.outbox);
+ * ```
+ */
+export function outboxReportLines(hop: OutboxHopReport): ReportLine[] {
+  return [
+    ['second hop', `OrderShipped by the outbox to ${NOTICE_QUEUE_NAME}, the shipment-notice worker ${hop.unguardedNotices ? 'WITHOUT its inbox' : 'behind its inbox'}`],
+    ['send crashes', `${hop.faults.sendCrashes.beforeSend} after the commit and before the send, ${hop.faults.sendCrashes.afterSend} after the send and before the mark`],
+    ['lost send answers', `${hop.faults.lostSendAnswers} (SQS took the batch, the answer was lost), ${hop.faults.failedSendEntries} failed entries`],
+    ['relay runs', `${hop.relay.runs} (${hop.relay.twiceAtOnce} firings started two at once, ${hop.relay.crashes} died in a send)${Object.keys(hop.relay.errors).length > 0 ? `, errors: ${reasonsOf(hop.relay.errors)}` : ''}`],
+    ['sent after commit', hop.sentAfterCommit],
+    ['sent by the relay', hop.sentByRelay],
+    ['notice copies sent again', `${hop.resentCopies} (past the ${hop.deduplicationWindowMs} ms deduplication window)`],
+    ['notice deliveries', `${hop.noticeDeliveries} in ${hop.noticeInvocations} invocations`],
+    ['notice crashes', `${hop.noticeCrashes.beforeCommit} before commit, ${hop.noticeCrashes.afterCommit} after commit`],
+    ['failed notice deliveries', reasonsOf(hop.noticeFailureReasons)],
+    ['notices written', hop.notices],
+    ['in the notice DLQ', hop.inDlq],
+    ['outbox rows not dispatched (must be 0)', hop.notDispatched],
+    ['double effects downstream (must be 0)', hop.doubleEffects],
+    ['lost downstream (must be 0)', hop.lost],
+    ['order breaks downstream (must be 0)', hop.orderBreaks],
   ];
 }
 

@@ -9,7 +9,6 @@ import { shipmentNoticeOptions } from './shipment-notice.js';
 
 const logger = new Logger();
 const metrics = new Metrics();
-const db = dataApiDatabaseFromEnv();
 
 /**
  * The shipment-notice worker's Lambda handler: records a notice for each OrderShipped message of
@@ -23,4 +22,4 @@ const db = dataApiDatabaseFromEnv();
 export const handler = middy()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics))
-  .use(inbox(shipmentNoticeOptions(db, { logger, metrics })));
+  .use(inbox(shipmentNoticeOptions(dataApiDatabaseFromEnv(), { logger, metrics })));

@@ -90,6 +90,8 @@ export class Queue {
   private readonly deduplication = new Map<string, { messageId: string; sequenceNumber: string | undefined; expiresAt: number }>();
   private readonly listeners = new Set<() => void>();
   private sequence = 0n;
+  // The earliest time a message's retention or a deduplication id's window ends: no sweep is due before it.
+  private sweepDueAt = Number.POSITIVE_INFINITY;
   private lastPurgeAt = Number.NEGATIVE_INFINITY;
 
   public constructor(init: { name: string; url: string; arn: string; settings: QueueSettings; createdAt: number; deduplicationWindowMs: number; deadLetterQueue: () => Queue | undefined }) {
@@ -132,6 +134,7 @@ export class Queue {
     this.add(message);
     if (this.settings.fifo && input.deduplicationId !== undefined) {
       this.deduplication.set(input.deduplicationId, { messageId: message.id, sequenceNumber, expiresAt: now + this.deduplicationWindowMs });
+      this.sweepDueAt = Math.min(this.sweepDueAt, now + this.deduplicationWindowMs);
     }
     return { messageId: message.id, sequenceNumber, duplicate: false };
   }
@@ -383,6 +386,7 @@ export class Queue {
 
   private add(message: StoredMessage): void {
     this.messages.set(message.id, message);
+    this.sweepDueAt = Math.min(this.sweepDueAt, message.enqueuedAt + this.settings.messageRetentionPeriod * 1000);
     if (this.settings.fifo) {
       const group = message.groupId ?? '';
       const messages = this.groups.get(group);
@@ -403,15 +407,21 @@ export class Queue {
     if (messages.length === 0) this.groups.delete(group);
   }
 
-  // Drops messages past the retention period (in flight or not) and deduplication ids past their window.
+  // Drops messages past the retention period (in flight or not) and deduplication ids past their
+  // window, once the earliest of those ends is due (every call would otherwise walk the whole queue).
   private sweep(now: number): void {
+    if (now < this.sweepDueAt) return;
     const retentionMs = this.settings.messageRetentionPeriod * 1000;
+    let dueAt = Number.POSITIVE_INFINITY;
     for (const message of this.messages.values()) {
       if (now >= message.enqueuedAt + retentionMs) this.remove(message);
+      else dueAt = Math.min(dueAt, message.enqueuedAt + retentionMs);
     }
     for (const [id, entry] of this.deduplication) {
       if (entry.expiresAt <= now) this.deduplication.delete(id);
+      else dueAt = Math.min(dueAt, entry.expiresAt);
     }
+    this.sweepDueAt = dueAt;
   }
 
   private nextSequenceNumber(): string {
