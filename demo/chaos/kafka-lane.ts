@@ -4,7 +4,7 @@ import { KafkaLog, startKafkaEventSource, type RunningKafkaEventSource } from '.
 import { crashingKafkaHandler } from '../crashing-kafka-handler.js';
 import { headerOf, kafkaWorker, produceMessage } from '../kafka-main-job.js';
 import type { Workload, WorkerMode } from '../workload.js';
-import { laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext } from './lane.js';
+import { crashCounter, laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext } from './lane.js';
 
 /** Options of `kafkaLane`. */
 export interface KafkaLaneOptions {
@@ -75,11 +75,7 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
         return { when: random() < 0.5 ? 'before-commit' : 'after-commit', at: 1 + Math.floor(random() * records.length) };
       },
       openTransactions: context.driver === 'pg' ? 'rolled-back' : 'abandoned',
-      onCrash: (point) => {
-        if (point.when === 'before-commit') faults.crashesBeforeCommit += 1;
-        else faults.crashesAfterCommit += 1;
-        timeline.mark({ id: `crash-${options.name}-${faults.crashesBeforeCommit + faults.crashesAfterCommit}`, kind: 'crash', atMs: timeline.now(), durationMs: 0, detail: point.when });
-      },
+      onCrash: crashCounter(options.name, faults, timeline),
     }),
     pollers: options.pollers,
     batchSize: 100,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Database } from '../../functions/inbox/index.js';
 import type { SqsFaults } from '../../local/sqs/index.js';
+import type { CrashPoint } from '../crashing-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from '../lambda-environment.js';
 import { lockOrders } from '../order-rows.js';
 import type { Workload } from '../workload.js';
@@ -129,3 +130,19 @@ export async function paced<T>(messages: readonly T[], windowMs: number, slice: 
 export const noFaults = (): LaneFaultCounts => ({
   crashesBeforeCommit: 0, crashesAfterCommit: 0, twins: 0, lostDeletes: 0, lostProducerAnswers: 0, failedEntries: 0, lostAcks: 0, lostBatchAnswers: 0,
 });
+
+/**
+ * An `onCrash` for a lane's crashing handler: counts the crash by its point and marks it on the timeline.
+ *
+ * @example
+ * ```ts
+ * crashingHandler({ ..., onCrash: crashCounter('sqs-fifo', faults, timeline) });
+ * ```
+ */
+export function crashCounter(lane: string, faults: LaneFaultCounts, timeline: Timeline): (point: CrashPoint) => void {
+  return (point) => {
+    if (point.when === 'before-commit') faults.crashesBeforeCommit += 1;
+    else faults.crashesAfterCommit += 1;
+    timeline.mark({ id: `crash-${lane}-${faults.crashesBeforeCommit + faults.crashesAfterCommit}`, kind: 'crash', atMs: timeline.now(), durationMs: 0, detail: point.when });
+  };
+}

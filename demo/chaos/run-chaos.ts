@@ -87,6 +87,7 @@ const sum = (counts: LaneFaultCounts) => Object.values(counts).reduce((total, co
  * ```
  */
 export async function runChaos(options: ChaosOptions = {}, onStage: (stage: string) => void = () => undefined): Promise<ChaosReport> {
+  let lastSaidMs = 0;
   const plan = chaosPlan(options);
   const { settings } = plan;
   const postgres = await startPostgres({ databaseUrl: '' });
@@ -176,6 +177,11 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
           inFlight: depths.reduce((total, depth) => total + depth.inFlight, 0),
         });
         commitsSoFar = Math.max(commitsSoFar, rows);
+        const last = timeline.samples.at(-1)!;
+        if (last.atMs - lastSaidMs >= 15_000) {
+          lastSaidMs = last.atMs;
+          onStage(`t=${(last.atMs / 1000).toFixed(0)} s: ${commitsSoFar} inbox rows written, backlog ${last.backlog}, in flight ${last.inFlight}`);
+        }
       }
     })();
     steps.push(async () => {

@@ -7,7 +7,7 @@ import { faultPlan } from '../fault-plan.js';
 import { drainQueue, queueDepth } from '../local-stack.js';
 import { lostDeleteFault, workerOptions } from '../main-job.js';
 import type { Workload, WorkerMode } from '../workload.js';
-import { laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
+import { crashCounter, laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
 
 /** Options of `sqsLane`. */
 export interface SqsLaneOptions {
@@ -83,11 +83,7 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
           worker: (db) => workerOptions(options.mode, db, { consumer: options.consumer, lockTimeoutMs: 500 }),
           plan: plan.crashAt,
           openTransactions: context.driver === 'pg' ? 'rolled-back' : 'abandoned',
-          onCrash: (point) => {
-            if (point.when === 'before-commit') faults.crashesBeforeCommit += 1;
-            else faults.crashesAfterCommit += 1;
-            timeline.mark({ id: `crash-${options.name}-${faults.crashesBeforeCommit + faults.crashesAfterCommit}`, kind: 'crash', atMs: timeline.now(), durationMs: 0, detail: point.when });
-          },
+          onCrash: crashCounter(options.name, faults, context.timeline),
         }),
         pollers: options.pollers,
         functionName: options.name,
