@@ -16,7 +16,7 @@ const usage = `npm run chaos -- [--messages ${D.messages}] [--seed ${D.seed}] [-
   inbox cleanup on its schedule, the SQS DLQs redriven at the end. The same seed gives the same plan.
 
   --messages           messages in all, split over the three lanes
-  --send-seconds       the producers' window, inside which the timed faults fall (default messages / 60, at least 20)
+  --send-seconds       the producers' window, inside which the timed faults fall (default messages / 30, at least 20)
   --pause-seconds      each Aurora pause (DatabaseResumingException)
   --retention-seconds  the cleanup's inbox retention: the queues and the DLQs keep messages half of it each
   --report             where the HTML report goes

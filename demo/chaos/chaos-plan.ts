@@ -22,7 +22,7 @@ export interface ChaosOptions {
   readonly driver?: 'data-api' | 'pg';
   /**
    * Seconds over which the producers send the workload, at an even pace; the timed faults fall inside.
-   * @default messages / 60, at least 20
+   * @default messages / 30, at least 20
    */
   readonly sendSeconds?: number;
   /**
@@ -34,7 +34,9 @@ export interface ChaosOptions {
    * Inbox retention of the cleanup that runs during the run, in seconds: at least the queue's
    * message retention plus the DLQ's (the construct's rule). The run gives the queues and their
    * DLQs half of it each (SQS keeps a message 60 s at least), so the rule holds with nothing to spare.
-   * @default 150
+   * Half of it must outlast the longest wait of a message in a queue behind the pauses, or SQS
+   * drops it: a message lost by the queue, which the check counts.
+   * @default 300
    */
   readonly retentionSeconds?: number;
   /**
@@ -115,7 +117,7 @@ export const CHAOS_DEFAULTS = {
   seed: 1,
   driver: 'data-api',
   pauseSeconds: 30,
-  retentionSeconds: 150,
+  retentionSeconds: 300,
   cleanupEverySeconds: 5,
   crashRate: 0.08,
   deliverTwiceRate: 0.02,
@@ -131,7 +133,7 @@ const LEAST_MESSAGE_RETENTION_SECONDS = 60;
 
 function checked(options: ChaosOptions): ChaosSettings {
   const messages = options.messages ?? CHAOS_DEFAULTS.messages;
-  const settings = withDefaults({ ...CHAOS_DEFAULTS, sendSeconds: Math.max(20, Math.round(messages / 60)) }, options) as ChaosSettings;
+  const settings = withDefaults({ ...CHAOS_DEFAULTS, sendSeconds: Math.max(20, Math.round(messages / 30)) }, options) as ChaosSettings;
   const { whole, share, oneOf } = settingChecks(settings);
   whole('messages', 60, 1_000_000);
   whole('seed', 0, 2 ** 32 - 1);

@@ -1,6 +1,6 @@
 import { processKafkaBatch } from '../../functions/inbox/index.js';
 import { kafkaHeader } from '../../functions/inbox/kafka/index.js';
-import { KafkaLog, startKafkaEventSource, type RunningKafkaEventSource } from '../../local/kafka/index.js';
+import { KafkaLog, startKafkaEventSource, type KafkaHandler, type RunningKafkaEventSource } from '../../local/kafka/index.js';
 import { crashingKafkaHandler } from '../crashing-kafka-handler.js';
 import { headerOf, kafkaWorker, produceMessage } from '../kafka-main-job.js';
 import type { Workload, WorkerMode } from '../workload.js';
@@ -54,21 +54,23 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
   let running = 0;
   let source: RunningKafkaEventSource | undefined;
 
+  // The invocation's records are in flight until it answers or dies (a dead one's handler never returns).
+  const counted = (handler: KafkaHandler): KafkaHandler => async (event, lambdaContext) => {
+    const records = Object.values(event.records).reduce((total, list) => total + list.length, 0);
+    running += records;
+    try {
+      return await handler(event, lambdaContext);
+    } finally {
+      running -= records;
+    }
+  };
   const start = () => startKafkaEventSource({
     log,
     topic: TOPIC,
-    handler: crashingKafkaHandler({
+    handler: counted(crashingKafkaHandler({
       db: context.db,
       environment: environments.make,
-      handler: (db) => async (event, lambdaContext) => {
-        const records = Object.values(event.records).flat();
-        running += records.length;
-        try {
-          return await processKafkaBatch(event, lambdaContext, kafkaWorker(options.mode, db, { consumer: options.consumer, lockTimeoutMs: 500, onOutcome: () => undefined }));
-        } finally {
-          running -= records.length;
-        }
-      },
+      handler: (db) => (event, lambdaContext) => processKafkaBatch(event, lambdaContext, kafkaWorker(options.mode, db, { consumer: options.consumer, lockTimeoutMs: 500, onOutcome: () => undefined })),
       plan: (event) => {
         const records = Object.values(event.records).flat();
         if (records.length === 0 || random() >= context.crashRate) return undefined;
@@ -76,7 +78,7 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
       },
       openTransactions: context.driver === 'pg' ? 'rolled-back' : 'abandoned',
       onCrash: crashCounter(options.name, faults, timeline),
-    }),
+    })),
     pollers: options.pollers,
     batchSize: 100,
     maxBatchingWindowMs: 50,
