@@ -27,7 +27,8 @@ export function chaosReportLines(report: ChaosReport): string[] {
     lines.push(`${mark.id.padEnd(20)} at ${(mark.atMs / 1000).toFixed(1)} s for ${(mark.durationMs / 1000).toFixed(1)} s${mark.detail === undefined ? '' : ` (${mark.detail})`}`);
   }
   lines.push(`cleanup              ${report.cleanup.runs} runs every ${plan.settings.cleanupEverySeconds} s (${report.cleanup.failed} failed with the database away), ${report.cleanup.deleted} inbox rows purged at ${plan.settings.retentionSeconds} s retention`);
-  lines.push(`retention rule       ${plan.settings.retentionSeconds} s >= queue ${plan.queueRetentionSeconds} s + DLQ ${plan.deadLetterRetentionSeconds} s: ${report.deliveriesAfterPurge} deliveries came after their key's row was purged`);
+  lines.push(`retention rule       ${plan.settings.retentionSeconds} s >= queue ${plan.queueRetentionSeconds} s + DLQ ${plan.deadLetterRetentionSeconds} s: `
+    + `${report.redeliveriesAfterFirstPurge} redeliveries came after the first purge, ${report.deliveriesAfterPurge} of them for a key whose row was purged`);
   lines.push(`Data API errors      ${counts(report.dataApiErrors)}${plan.settings.driver === 'pg' ? ' (the workers are on pg: the pauses reach the cleanup and the migrations only)' : ''}`);
   for (const sumBreak of verdict.sumBreaks) lines.push(`BROKEN: ${sumBreak}`);
   for (const broken of verdict.broken.slice(0, 5)) {

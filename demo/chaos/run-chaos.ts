@@ -37,6 +37,8 @@ export interface ChaosReport {
   readonly redriven: number;
   /** Deliveries of a key after the cleanup purged its inbox row: each would apply again. The retention rule keeps it 0. */
   readonly deliveriesAfterPurge: number;
+  /** Redeliveries (a receive or attempt past the first) of any key after the cleanup's first purge: the purges ran while they came. */
+  readonly redeliveriesAfterFirstPurge: number;
   readonly dataApiErrors: Readonly<Record<string, number>>;
   /** Seconds from the producers' start until every queue had drained after the redrive. */
   readonly drainedSeconds: number;
@@ -224,16 +226,20 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
     const read = await Promise.all(lanes.map(async (lane) => readLaneEvidence(pool, await lane.facts())));
     const verdict = checkChaos(read.map((entry) => entry.evidence));
     let deliveriesAfterPurge = 0;
+    let firstPurgeMs = Number.POSITIVE_INFINITY;
     for (const { purgedAt } of read) {
       for (const [key, epochMs] of purgedAt) {
+        firstPurgeMs = Math.min(firstPurgeMs, epochMs - epochAtStart);
         deliveriesAfterPurge += timeline.deliveriesOf(key).filter((delivery) => delivery.atMs > epochMs - epochAtStart).length;
       }
     }
+    let redeliveriesAfterFirstPurge = 0;
+    for (const delivery of timeline.allDeliveries()) if (delivery.atMs > firstPurgeMs && delivery.receive > 1) redeliveriesAfterFirstPurge += 1;
     const laneFaults = Object.fromEntries(lanes.map((lane) => [lane.name, lane.faults]));
     const perLane = settings.poison + settings.stuck;
     const faults = plan.timed.length + 1 + lanes.reduce((total, lane) => total + sum(lane.faults), 0) + lanes.length * perLane;
     return {
-      plan, verdict, timeline, laneFaults, faults, cleanup: cleanupRuns, redriven, deliveriesAfterPurge,
+      plan, verdict, timeline, laneFaults, faults, cleanup: cleanupRuns, redriven, deliveriesAfterPurge, redeliveriesAfterFirstPurge,
       dataApiErrors: dataApi.stats().errors, drainedSeconds,
     };
   } finally {

@@ -72,6 +72,11 @@ export class Timeline {
     return this.history.get(key) ?? [];
   }
 
+  /** Every delivery of every key. */
+  public *allDeliveries(): Iterable<Delivery> {
+    for (const list of this.history.values()) yield* list;
+  }
+
   public mark(mark: FaultMark): void {
     this.marks.push(mark);
   }
