@@ -61,7 +61,14 @@ export interface LaneContext {
   readonly maxReceiveCount: number;
 }
 
-/** The database's name in a URL. */
+/**
+ * The database's name in a URL.
+ *
+ * @example
+ * ```ts
+ * databaseNameOf('postgres://postgres@127.0.0.1:5432/inbox_chaos_1') // 'inbox_chaos_1'
+ * ```
+ */
 export const databaseNameOf = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
 
 /**
@@ -114,7 +121,15 @@ export function stuckSession(pool: pg.Pool, orderIds: readonly string[]): { lock
   };
 }
 
-/** Sends `messages` in slices spread evenly over `windowMs`, each slice by `send`. */
+/**
+ * Sends `messages` in slices spread evenly over `windowMs`, each slice by `send`, as a producer
+ * with a steady stream does.
+ *
+ * @example
+ * ```ts
+ * await paced(workload.messages, 60_000, 20, (part) => sendMessages(client, queueUrl, part).then(() => undefined));
+ * ```
+ */
 export async function paced<T>(messages: readonly T[], windowMs: number, slice: number, send: (part: readonly T[]) => Promise<void>): Promise<void> {
   const started = performance.now();
   const slices = Math.ceil(messages.length / slice);
@@ -126,7 +141,14 @@ export async function paced<T>(messages: readonly T[], windowMs: number, slice: 
   }
 }
 
-/** A new fault count, all zero. */
+/**
+ * A new fault count, all zero.
+ *
+ * @example
+ * ```ts
+ * const faults = noFaults(); faults.twins += 1;
+ * ```
+ */
 export const noFaults = (): LaneFaultCounts => ({
   crashesBeforeCommit: 0, crashesAfterCommit: 0, twins: 0, lostDeletes: 0, lostProducerAnswers: 0, failedEntries: 0, lostAcks: 0, lostBatchAnswers: 0,
 });

@@ -81,6 +81,7 @@ const sum = (counts: LaneFaultCounts) => Object.values(counts).reduce((total, co
  * plan's timed faults on top: PostgreSQL restarted twice, Aurora paused twice, the Data API
  * emulator restarted once, the inbox cleanup on its schedule with a short retention, and the SQS
  * DLQs redriven at the end. The check reads the database, the queues, the DLQs and the Kafka log.
+ * `onStage` is told what the run is doing: its stages and, every 15 s, how far it is.
  *
  * @example
  * ```ts
