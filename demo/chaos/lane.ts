@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Database } from '../../functions/inbox/index.js';
+import { retry } from '../../functions/inbox/internal.js';
 import type { SqsFaults } from '../../local/sqs/index.js';
 import type { CrashPoint } from '../crashing-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from '../lambda-environment.js';
@@ -115,7 +116,8 @@ export function stuckSession(pool: pg.Pool, orderIds: readonly string[]): { lock
     lock: async () => {
       if (orderIds.length === 0) return;
       await end();
-      release = await lockOrders(pool, orderIds);
+      // Just after a restart the pool may hand out a connection the restart ended: try a few times.
+      release = await retry(() => lockOrders(pool, orderIds), { attempts: 10, backoff: { baseMs: 200, maxMs: 2000, jitter: 'none' }, retryable: () => true });
     },
     release: end,
   };
