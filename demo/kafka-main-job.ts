@@ -3,6 +3,7 @@ import pg from 'pg';
 import { processKafkaBatch, type Database, type InboxOptions, type Outcome } from '../functions/inbox/index.js';
 import type { KafkaRecord } from '../functions/inbox/kafka/index.js';
 import { withDefaults } from '../functions/inbox/internal.js';
+import type { OutgoingMessage } from '../functions/inbox/producer/index.js';
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../functions/order-worker/ship-order.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../local/data-api/index.js';
@@ -195,24 +196,34 @@ function checked(options: KafkaMainJobOptions): Settings {
   return settings;
 }
 
-/** Produces the workload, keyed by customer so each one's records share a partition; a lost acknowledgement is sent again. */
+/**
+ * Produces one message, keyed by customer so each one's records share a partition; a lost
+ * acknowledgement is sent again, up to 10 attempts. False when the producer gave up.
+ *
+ * @example
+ * ```ts
+ * const sent = await produceMessage(log, 'orders', { body: { orderId }, key: 'ship-1', groupId: 'customer-1' });
+ * ```
+ */
+export async function produceMessage(log: KafkaLog, topic: string, message: OutgoingMessage): Promise<boolean> {
+  const value = typeof message.body === 'string' ? message.body : JSON.stringify(message.body);
+  const record = { key: message.groupId ?? message.key!, value, headers: { 'idempotency-key': message.key! } };
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await log.produce(topic, record);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ProduceAckLostError)) throw error;
+      if (attempt >= PRODUCE_ATTEMPTS) return false;
+    }
+  }
+}
+
+/** Produces the workload in order; a lost acknowledgement is sent again. */
 async function produceWorkload(log: KafkaLog, workload: Workload): Promise<{ failed: Set<string> }> {
   const failed = new Set<string>();
   for (const message of workload.messages) {
-    const value = typeof message.body === 'string' ? message.body : JSON.stringify(message.body);
-    const record = { key: message.groupId ?? message.key!, value, headers: { 'idempotency-key': message.key! } };
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await log.produce(TOPIC, record);
-        break;
-      } catch (error) {
-        if (!(error instanceof ProduceAckLostError)) throw error;
-        if (attempt >= PRODUCE_ATTEMPTS) {
-          failed.add(message.key!);
-          break;
-        }
-      }
-    }
+    if (!await produceMessage(log, TOPIC, message)) failed.add(message.key!);
   }
   return { failed };
 }
@@ -254,11 +265,27 @@ function orderIdOf(record: LogRecord): string | undefined {
   }
 }
 
-function headerOf(record: LogRecord, name: string): string | undefined {
+/**
+ * A header's value of a log record as text.
+ *
+ * @example
+ * ```ts
+ * headerOf(record, 'idempotency-key') // 'ship-0190...'
+ * ```
+ */
+export function headerOf(record: LogRecord, name: string): string | undefined {
   return record.headers.find(([header]) => header === name)?.[1].toString('utf8');
 }
 
-function kafkaWorker(mode: WorkerMode, db: Database, extra: { lockTimeoutMs: number; onOutcome: (outcome: Outcome) => void }): InboxOptions<unknown, KafkaRecord> {
+/**
+ * The Kafka worker of a mode, with the run's extra options.
+ *
+ * @example
+ * ```ts
+ * const options = kafkaWorker('transaction', db, { lockTimeoutMs: 500, onOutcome: () => undefined });
+ * ```
+ */
+export function kafkaWorker(mode: WorkerMode, db: Database, extra: { consumer?: string; lockTimeoutMs: number; onOutcome: (outcome: Outcome) => void }): InboxOptions<unknown, KafkaRecord> {
   return (mode === 'statement' ? kafkaShipOrderOptions(db, extra) : kafkaRecordPaymentOptions(db, extra)) as InboxOptions<unknown, KafkaRecord>;
 }
 

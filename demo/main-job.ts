@@ -30,7 +30,7 @@ import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, startLocalStack, waitUnti
 import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
-import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
+import { orderWorkload, type WorkerMode } from './workload.js';
 
 /** Options of `runMainJob`; those of the second hop are `OutboxRunOptions`. */
 export interface MainJobOptions extends OutboxRunOptions {
@@ -299,14 +299,21 @@ function checked(options: MainJobOptions): Settings {
 }
 
 /** The lost-delete fault of a run: which orders' deletes fail, until `stop()`. */
-interface LostDeleteFault {
+export interface LostDeleteFault {
   readonly failDeleteEntry: NonNullable<SqsFaults['failDeleteEntry']>;
   stop(): void;
 }
 
-// The first orders after the stuck ones: their deletes are lost, so their committed messages reach the DLQ.
-function lostDeleteFault(workload: Workload, count: number): LostDeleteFault {
-  const doomed = new Set(workload.orders.filter((order) => !order.stuck).slice(0, count).map((order) => order.orderId));
+/**
+ * Loses every delete of these orders' messages until `stop()`, so their committed messages reach the DLQ.
+ *
+ * @example
+ * ```ts
+ * const lost = lostDeleteFault(['0190a8b2-...']); // startSqs({ faults: { failDeleteEntry: lost.failDeleteEntry } }); ... lost.stop();
+ * ```
+ */
+export function lostDeleteFault(orderIds: readonly string[]): LostDeleteFault {
+  const doomed = new Set(orderIds);
   let losing = doomed.size > 0;
   return {
     failDeleteEntry: ({ body }) => {
@@ -349,11 +356,20 @@ export async function runDatabase(given: string | undefined): Promise<{ url: str
   }
 }
 
-function workerOptions(
+/**
+ * The SQS worker of a mode: ship-order (statement, with the second hop's outbox when given) or
+ * record-payment (transaction), with the run's extra options.
+ *
+ * @example
+ * ```ts
+ * const options = workerOptions('statement', db, { lockTimeoutMs: 500 });
+ * ```
+ */
+export function workerOptions(
   mode: WorkerMode,
   db: Database,
-  extra: Pick<InboxOptions<unknown>, 'lockTimeoutMs' | 'deadlineMarginMs' | 'onOutcome'>,
-  outbox: StatementOutboxOptions<ShipOrder, SQSRecord> | undefined,
+  extra: Partial<Pick<InboxOptions<unknown>, 'consumer' | 'lockTimeoutMs' | 'deadlineMarginMs' | 'onOutcome'>>,
+  outbox?: StatementOutboxOptions<ShipOrder, SQSRecord>,
 ): InboxOptions<unknown> {
   return (mode === 'statement' ? shipOrderOptions(db, { ...extra, ...(outbox ? { outbox } : {}) }) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
 }
@@ -405,7 +421,8 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   const queueName = fifo ? 'orders.fifo' : 'orders';
   // A stream of its own, so the faults never shift the workload.
   const faults = faultPlan({ ...settings, maxCopies: settings.copies }, queueName, seededRandom(settings.seed ^ 0x5bd1e995));
-  const lostDeletes = lostDeleteFault(workload, settings.lostDeletes);
+  // The first orders after the stuck ones.
+  const lostDeletes = lostDeleteFault(workload.orders.filter((order) => !order.stuck).slice(0, settings.lostDeletes).map((order) => order.orderId));
   const firstHopFaults: SqsFaults = { ...faults.sqsFaults, failDeleteEntry: lostDeletes.failDeleteEntry };
   // The second hop's faults draw from a stream of their own, so adding them never shifts the first hop's.
   const outboxPlan = settings.outbox ? outboxFaultPlan(settings, NOTICE_QUEUE_NAME, seededRandom(settings.seed ^ 0x27d4eb2f)) : undefined;

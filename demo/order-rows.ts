@@ -29,6 +29,8 @@ export async function seedOrders(pool: pg.Pool, orders: readonly SeededOrder[]):
  */
 export async function lockOrders(pool: pg.Pool, orderIds: readonly string[]): Promise<() => Promise<void>> {
   const client = await pool.connect();
+  // A session the server ends (a restart) must not take the run down; its locks are gone with it.
+  client.on('error', () => undefined);
   try {
     await client.query('BEGIN');
     await client.query('SELECT 1 FROM orders WHERE order_id = ANY($1::uuid[]) FOR UPDATE', [orderIds]);

@@ -26,8 +26,10 @@ export type Operation = (body: RequestBody, context: OperationContext) => Promis
 const STATEMENT_TIMEOUT = /statement timeout/i;
 // The server is shutting down, crashed or starting up (57P01-57P03), or a connection failed (class 08).
 const SERVER_GONE = /^(57P0[1-3]|08...)$/;
-// A socket that failed or closed under a call, or a connection the server refused.
-const CONNECTION_LOST = /^(ECONNREFUSED|ECONNRESET|EPIPE)$|Connection terminated/;
+// A socket that failed or closed under a call, a connection the server refused or whose earlier
+// failure left it unusable, or one that a server still starting after a restart did not accept
+// within the pool's connect timeout.
+const CONNECTION_LOST = /^(ECONNREFUSED|ECONNRESET|EPIPE)$|Connection terminated|is not queryable|timeout exceeded when trying to connect/;
 
 function requiredString(body: RequestBody, member: string): string {
   const value = body[member];

@@ -1,0 +1,177 @@
+import type { Workload, WorkerMode } from '../workload.js';
+
+/** An inbox row of a lane's consumer, as the table holds it or as the cleanup purged it. */
+export interface InboxRow {
+  readonly status: string;
+  readonly error: string | null;
+}
+
+/** What the database, the queues, the DLQs and the Kafka log say became of one lane's workload. */
+export interface LaneEvidence {
+  readonly lane: string;
+  readonly consumer: string;
+  readonly mode: WorkerMode;
+  readonly workload: Workload;
+  /** Times each order's effect was applied, by order id, from its row. */
+  readonly effects: ReadonlyMap<string, number>;
+  /** The consumer's inbox rows now, by key. */
+  readonly inbox: ReadonlyMap<string, InboxRow>;
+  /** The consumer's inbox rows the cleanup purged during the run, by key. */
+  readonly purged: ReadonlyMap<string, InboxRow>;
+  /** Inbox rows of the consumer in all (now plus purged), whatever their key. */
+  readonly inboxRowCount: number;
+  /** What the DLQ (Kafka: the on-failure destination) holds at the end: key and why it is there. */
+  readonly parked: readonly { readonly key: string; readonly reason: string }[];
+  /** Keys the producer gave up on: nothing is expected of them. */
+  readonly notSent: ReadonlySet<string>;
+  /**
+   * The queue's order: per FIFO group (by sequence number) or Kafka partition (by offset), the
+   * keys of the messages that stayed in the queue (a message redriven from the DLQ left its group).
+   */
+  readonly sequences: ReadonlyMap<string, readonly string[]>;
+  /** When each applied key's effect was written, in microseconds (the order row's `updated_at`). */
+  readonly appliedAt: ReadonlyMap<string, bigint>;
+  /** Transaction mode: cents of the payments, of the orders' paid totals, and of the applied orders' amounts. */
+  readonly ledger?: { readonly payments: bigint; readonly paidTotals: bigint; readonly appliedAmounts: bigint };
+}
+
+/** A message that did not end as the rules say. */
+export interface BrokenMessage {
+  readonly lane: string;
+  readonly key: string;
+  readonly problem: 'double effect' | 'unclaimed effect' | 'lost' | 'order break' | 'poison not rejected';
+}
+
+/** One lane's accounts, every figure from the evidence. */
+export interface LaneAccounts {
+  readonly lane: string;
+  readonly consumer: string;
+  readonly messages: number;
+  readonly applied: number;
+  readonly rejected: number;
+  readonly inDlq: number;
+  readonly notSent: number;
+  readonly doubleEffects: number;
+  readonly lost: number;
+  readonly orderBreaks: number;
+  /** Inbox rows purged by the cleanup during the run. */
+  readonly purged: number;
+  /** Inbox rows (now plus purged) equal to applied plus rejected. */
+  readonly inboxRowsMatch: boolean;
+  /** Transaction mode: payments, paid totals and amounts of the applied orders all equal; `undefined` in statement mode. */
+  readonly ledgerEqual: boolean | undefined;
+  /** DLQ messages by reason. */
+  readonly dlqReasons: Readonly<Record<string, number>>;
+}
+
+/** The check of a whole run. */
+export interface ChaosVerdict {
+  readonly lanes: readonly LaneAccounts[];
+  /** Every broken message, in lane order. */
+  readonly broken: readonly BrokenMessage[];
+  readonly doubleEffects: number;
+  readonly lost: number;
+  readonly orderBreaks: number;
+  /** Lanes whose inbox rows or ledger do not add up. */
+  readonly sumBreaks: readonly string[];
+  readonly ok: boolean;
+}
+
+/** Counts, per queue order, the keys whose effect was written before an earlier key's. */
+function orderBreaksOf(evidence: LaneEvidence, broken: BrokenMessage[]): number {
+  let breaks = 0;
+  for (const keys of evidence.sequences.values()) {
+    let last: bigint | undefined;
+    for (const key of keys) {
+      const at = evidence.appliedAt.get(key);
+      if (at === undefined) continue;
+      if (last !== undefined && at < last) {
+        breaks += 1;
+        broken.push({ lane: evidence.lane, key, problem: 'order break' });
+      }
+      if (last === undefined || at > last) last = at;
+    }
+  }
+  return breaks;
+}
+
+function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccounts {
+  const parked = new Map(evidence.parked.map((entry) => [entry.key, entry.reason]));
+  const rowOf = (key: string) => evidence.inbox.get(key) ?? evidence.purged.get(key);
+  const brokenBefore = broken.length;
+  let applied = 0;
+  let doubleEffects = 0;
+  for (const order of evidence.workload.orders) {
+    const effects = evidence.effects.get(order.orderId) ?? 0;
+    if (effects >= 1) applied += 1;
+    if (effects > 1) {
+      doubleEffects += 1;
+      broken.push({ lane: evidence.lane, key: order.key, problem: 'double effect' });
+    } else if (effects === 1 && rowOf(order.key)?.status !== 'processed') {
+      broken.push({ lane: evidence.lane, key: order.key, problem: 'unclaimed effect' });
+    } else if (effects === 0 && !parked.has(order.key) && !evidence.notSent.has(order.key)) {
+      broken.push({ lane: evidence.lane, key: order.key, problem: 'lost' });
+    }
+  }
+  let rejected = 0;
+  for (const key of evidence.workload.poisonKeys) {
+    const row = rowOf(key);
+    if (row?.status === 'rejected' && row.error !== null && row.error !== '') rejected += 1;
+    else if (parked.has(key)) broken.push({ lane: evidence.lane, key, problem: 'poison not rejected' });
+    else if (!evidence.notSent.has(key)) broken.push({ lane: evidence.lane, key, problem: 'lost' });
+  }
+  const lost = broken.slice(brokenBefore).filter((entry) => entry.problem === 'lost' || entry.problem === 'poison not rejected').length;
+  const orderBreaks = orderBreaksOf(evidence, broken);
+  const dlqReasons: Record<string, number> = {};
+  for (const reason of parked.values()) dlqReasons[reason] = (dlqReasons[reason] ?? 0) + 1;
+  const ledger = evidence.ledger;
+  return {
+    lane: evidence.lane,
+    consumer: evidence.consumer,
+    messages: evidence.workload.messages.length,
+    applied,
+    rejected,
+    inDlq: parked.size,
+    notSent: evidence.notSent.size,
+    doubleEffects,
+    lost,
+    orderBreaks,
+    purged: evidence.purged.size,
+    inboxRowsMatch: evidence.inboxRowCount === applied + rejected,
+    ledgerEqual: ledger === undefined ? undefined : ledger.payments === ledger.paidTotals && ledger.paidTotals === ledger.appliedAmounts,
+    dlqReasons,
+  };
+}
+
+/**
+ * Checks a chaos run from what was written and what the queues hold, never from the workers'
+ * counts: each order applied exactly once (and claimed), rejected with its reason (poison), or in
+ * the DLQ with its reason; no double effect, nothing lost, no effect written out of its FIFO
+ * group's or partition's order; the inbox rows of each consumer (the purged ones included) as many
+ * as its applied and rejected messages; in transaction mode the payments, the paid totals and the
+ * applied orders' amounts equal.
+ *
+ * @example
+ * ```ts
+ * const verdict = checkChaos([fifoEvidence, standardEvidence, kafkaEvidence]);
+ * if (!verdict.ok) console.error(verdict.broken.slice(0, 5));
+ * ```
+ */
+export function checkChaos(lanes: readonly LaneEvidence[]): ChaosVerdict {
+  const broken: BrokenMessage[] = [];
+  const accounts = lanes.map((lane) => checkLane(lane, broken));
+  const sumBreaks = accounts.flatMap((lane) => [
+    ...(lane.inboxRowsMatch ? [] : [`${lane.lane}: inbox rows are not applied + rejected`]),
+    ...(lane.ledgerEqual === false ? [`${lane.lane}: ledger sums differ`] : []),
+  ]);
+  const total = (pick: (lane: LaneAccounts) => number) => accounts.reduce((sum, lane) => sum + pick(lane), 0);
+  return {
+    lanes: accounts,
+    broken,
+    doubleEffects: total((lane) => lane.doubleEffects),
+    lost: total((lane) => lane.lost),
+    orderBreaks: total((lane) => lane.orderBreaks),
+    sumBreaks,
+    ok: broken.length === 0 && sumBreaks.length === 0,
+  };
+}

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import pg from 'pg';
+import type { Database } from '../../functions/inbox/index.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
+import { localDataApiClient, localDataApiDatabase } from '../../local/data-api/index.js';
+import { createScratchDatabase } from '../../local/index.js';
+import { startPostgres } from '../../local/postgres/index.js';
+import { createQueue, localSqsClient, startSqs, type SqsFaults } from '../../local/sqs/index.js';
+import { releaseAll } from '../main-job.js';
+import { seedOrders } from '../order-rows.js';
+import { migrateReferenceDatabase } from '../reference-database.js';
+import { seededRandom } from '../seeded-random.js';
+import { orderWorkload, type Workload, type WorkerMode } from '../workload.js';
+import { checkChaos, type ChaosVerdict } from './chaos-check.js';
+import { PURGE_AUDIT_SQL, readLaneEvidence } from './chaos-evidence.js';
+import { chaosPlan, type ChaosOptions, type ChaosPlan } from './chaos-plan.js';
+import { scheduleCleanup, type CleanupRuns } from './cleanup-schedule.js';
+import { scheduleFaults } from './fault-schedule.js';
+import { kafkaLane } from './kafka-lane.js';
+import { databaseNameOf, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
+import { restartableDataApi } from './restartable-data-api.js';
+import { sqsLane } from './sqs-lane.js';
+import { Timeline } from './timeline.js';
+
+/** What a chaos run did and what the check found. */
+export interface ChaosReport {
+  readonly plan: ChaosPlan;
+  readonly verdict: ChaosVerdict;
+  readonly timeline: Timeline;
+  /** Faults injected by lane, per event. */
+  readonly laneFaults: Readonly<Record<string, LaneFaultCounts>>;
+  /** Every fault injected: the timed ones, the redrive, the per-event ones, poison and stuck orders. */
+  readonly faults: number;
+  readonly cleanup: CleanupRuns;
+  /** Messages the redrive moved back from the SQS DLQs. */
+  readonly redriven: number;
+  /** Deliveries of a key after the cleanup purged its inbox row: each would apply again. The retention rule keeps it 0. */
+  readonly deliveriesAfterPurge: number;
+  /** Redeliveries (a receive or attempt past the first) of any key after the cleanup's first purge: the purges ran while they came. */
+  readonly redeliveriesAfterFirstPurge: number;
+  readonly dataApiErrors: Readonly<Record<string, number>>;
+  /** Seconds from the producers' start until every queue had drained after the redrive. */
+  readonly drainedSeconds: number;
+}
+
+const VISIBILITY_TIMEOUT_SECONDS = 2;
+// A message may fail this often before the DLQ, a Kafka position be retried this often before the
+// on-failure destination: enough receives to ride out a pause (each delivery fails within about a
+// second, the queue hands it out again after its visibility timeout, the poller retries after its
+// delay), and 5 more for the crashes and restarts, as few as that so a stuck order leaves soon.
+const receivesThrough = (pauseSeconds: number) => Math.ceil(pauseSeconds / VISIBILITY_TIMEOUT_SECONDS) + 5;
+const retriesThrough = (pauseSeconds: number) => Math.ceil(pauseSeconds / 0.75) + 5;
+const POLLERS = 3;
+
+/** A lane's workload, with its stuck orders sent last: their DLQ stay before the redrive stays short, inside the DLQ's retention. */
+function laneWorkload(messages: number, fifo: boolean, mode: WorkerMode, plan: ChaosPlan, seed: number): Workload {
+  const { poison, stuck } = plan.settings;
+  const workload = orderWorkload({ orders: messages - poison, poison, stuck, groups: 50, fifo, mode, runId: randomUUID().slice(0, 8), random: seededRandom(seed) });
+  const stuckKeys = new Set(workload.orders.filter((order) => order.stuck).map((order) => order.key));
+  const ordered = [...workload.messages.filter((message) => !stuckKeys.has(message.key!)), ...workload.messages.filter((message) => stuckKeys.has(message.key!))];
+  return { ...workload, messages: ordered, keys: ordered.map((message) => message.key!) };
+}
+
+/** The last ordinary orders: their deletes are lost, so their committed messages reach the DLQ late, just before the redrive. */
+const lostDeleteOrders = (workload: Workload, count: number) => workload.orders.filter((order) => !order.stuck).slice(-count).map((order) => order.orderId);
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!await condition()) {
+    if (performance.now() > deadline) throw new Error(`The chaos run did not drain in ${timeoutMs / 1000} s: ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const sum = (counts: LaneFaultCounts) => Object.values(counts).reduce((total, count) => total + count, 0);
+
+/**
+ * The chaos run (`npm run chaos`): SQS FIFO, SQS standard and Kafka side by side on one embedded
+ * PostgreSQL through the Data API emulator (or pg), every fault of the main jobs at once, and the
+ * plan's timed faults on top: PostgreSQL restarted twice, Aurora paused twice, the Data API
+ * emulator restarted once, the inbox cleanup on its schedule with a short retention, and the SQS
+ * DLQs redriven at the end. The check reads the database, the queues, the DLQs and the Kafka log.
+ * `onStage` is told what the run is doing: its stages and, every 15 s, how far it is.
+ *
+ * @example
+ * ```ts
+ * const report = await runChaos({ messages: 1500, seed: 7 });
+ * if (!report.verdict.ok) process.exit(1);
+ * ```
+ */
+export async function runChaos(options: ChaosOptions = {}, onStage: (stage: string) => void = () => undefined): Promise<ChaosReport> {
+  let lastSaidMs = 0;
+  const plan = chaosPlan(options);
+  const { settings } = plan;
+  const postgres = await startPostgres({ databaseUrl: '' });
+  const steps: (() => Promise<unknown> | undefined)[] = [() => postgres.close()];
+  const release = () => releaseAll(steps.reverse());
+  try {
+    const scratch = await createScratchDatabase(postgres.url, 'inbox_chaos');
+    const pool = new pg.Pool({ connectionString: scratch.url, max: 6 });
+    pool.on('error', () => undefined);
+    steps.push(() => pool.end());
+    const databaseName = databaseNameOf(scratch.url);
+    const dataApi = await restartableDataApi(scratch.url, 3000);
+    steps.push(() => dataApi.close());
+    const adminClient = localDataApiClient(dataApi.endpoint);
+    steps.push(async () => adminClient.destroy());
+    const adminDb = localDataApiDatabase(adminClient, databaseName);
+    await migrateReferenceDatabase(adminDb);
+    for (const statement of PURGE_AUDIT_SQL) await pool.query(statement);
+
+    const workloads = {
+      fifo: laneWorkload(plan.lanes.fifo, true, 'statement', plan, settings.seed),
+      standard: laneWorkload(plan.lanes.standard, false, 'transaction', plan, settings.seed + 1),
+      kafka: laneWorkload(plan.lanes.kafka, true, 'transaction', plan, settings.seed + 2),
+    };
+    for (const workload of Object.values(workloads)) await seedOrders(pool, workload.orders);
+
+    const timeline = new Timeline();
+    const epochAtStart = Date.now() - timeline.now();
+    let workerDb: Database = adminDb;
+    if (settings.driver === 'pg') {
+      workerDb = pgDatabase({ connectionString: scratch.url, max: 3 * POLLERS * 10 });
+      const own = workerDb;
+      steps.push(() => own.close());
+    }
+    const context: LaneContext = {
+      pool, databaseUrl: scratch.url, dataApiEndpoint: dataApi.endpoint, driver: settings.driver, db: workerDb, timeline,
+      crashRate: settings.crashRate, deliverTwiceRate: settings.deliverTwiceRate, producerRetryRate: settings.producerRetryRate, maxReceiveCount: receivesThrough(settings.pauseSeconds),
+    };
+
+    const urls = new Map<string, { queueUrl: string; deadLetterQueueUrl: string }>();
+    // The lanes' faults go to the SQS emulator at its start, so the lanes come first and find its client once it runs.
+    const laneClient = (): SQSClient => client;
+    const sqsLanes = [
+      sqsLane(context, { name: 'sqs-fifo', consumer: 'chaos-fifo', mode: 'statement', workload: workloads.fifo, queueName: 'chaos-orders.fifo', client: laneClient,
+        queueUrls: () => urls.get('chaos-orders.fifo')!, lostDeleteOrders: lostDeleteOrders(workloads.fifo, settings.lostDeletes), random: seededRandom(settings.seed ^ 0x51), pollers: POLLERS }),
+      sqsLane(context, { name: 'sqs-standard', consumer: 'chaos-standard', mode: 'transaction', workload: workloads.standard, queueName: 'chaos-orders', client: laneClient,
+        queueUrls: () => urls.get('chaos-orders')!, lostDeleteOrders: lostDeleteOrders(workloads.standard, settings.lostDeletes), random: seededRandom(settings.seed ^ 0x52), pollers: POLLERS }),
+    ];
+    const byQueue = new Map<string | undefined, SqsFaults>([['chaos-orders.fifo', sqsLanes[0]!.sqsFaults!], ['chaos-orders', sqsLanes[1]!.sqsFaults!]]);
+    const sqs = await startSqs({
+      faults: {
+        deliverTwice: (message) => byQueue.get(message.queueName)?.deliverTwice?.(message) ?? false,
+        failSendEntry: (entry) => byQueue.get(entry.queueName)?.failSendEntry?.(entry) ?? false,
+        failDeleteEntry: (entry) => byQueue.get(entry.queueName)?.failDeleteEntry?.(entry) ?? false,
+        loseResponse: (call) => byQueue.get(call.queueName)?.loseResponse?.(call) ?? false,
+      },
+    });
+    steps.push(() => sqs.close());
+    const client = localSqsClient(sqs.endpoint, sqs.region);
+    steps.push(async () => client.destroy());
+    for (const name of ['chaos-orders.fifo', 'chaos-orders']) {
+      const created = await createQueue(client, name, {
+        attributes: { VisibilityTimeout: String(VISIBILITY_TIMEOUT_SECONDS), MessageRetentionPeriod: String(plan.queueRetentionSeconds) },
+        deadLetter: { maxReceiveCount: receivesThrough(settings.pauseSeconds), attributes: { MessageRetentionPeriod: String(plan.deadLetterRetentionSeconds) } },
+      });
+      urls.set(name, { queueUrl: created.queueUrl, deadLetterQueueUrl: created.deadLetterQueueUrl! });
+    }
+    const lanes: Lane[] = [
+      ...sqsLanes,
+      kafkaLane(context, { name: 'kafka', consumer: 'chaos-kafka', mode: 'transaction', workload: workloads.kafka, partitions: 8, random: seededRandom(settings.seed ^ 0x53), pollers: POLLERS, retryAttempts: retriesThrough(settings.pauseSeconds) }),
+    ];
+    steps.push(() => Promise.all(lanes.map((lane) => lane.close())));
+    for (const lane of sqsLanes) await lane.start();
+
+    // The timeline's samples: commits from the inbox (rows now and purged), depths from the queues and the log.
+    let commitsSoFar = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const depths = await Promise.all(lanes.map((lane) => lane.depth().catch(() => ({ backlog: 0, inFlight: 0 }))));
+        const rows = await pool.query<{ rows: string }>('SELECT ((SELECT count(*) FROM consumed_message) + (SELECT count(*) FROM chaos_purged_inbox))::text AS rows')
+          .then((result) => Number(result.rows[0]!.rows), () => commitsSoFar);
+        timeline.sample({
+          commits: Math.max(0, rows - commitsSoFar),
+          backlog: depths.reduce((total, depth) => total + depth.backlog, 0),
+          inFlight: depths.reduce((total, depth) => total + depth.inFlight, 0),
+        });
+        commitsSoFar = Math.max(commitsSoFar, rows);
+        const last = timeline.samples.at(-1)!;
+        if (last.atMs - lastSaidMs >= 15_000) {
+          lastSaidMs = last.atMs;
+          onStage(`t=${(last.atMs / 1000).toFixed(0)} s: ${commitsSoFar} inbox rows written, backlog ${last.backlog}, in flight ${last.inFlight}`);
+        }
+      }
+    })();
+    steps.push(async () => {
+      sampling = false;
+      await sampler;
+    });
+
+    let redriving = false;
+    onStage('producing');
+    const producing = timeline.now();
+    const schedule = scheduleFaults(plan.timed, {
+      restartPostgres: async (downMs) => {
+        await postgres.restart(() => new Promise((resolve) => setTimeout(resolve, downMs)));
+        // The stuck job comes back after the restart ended its session, until the operator fixes it.
+        if (!redriving) await Promise.all(lanes.map((lane) => lane.relock()));
+      },
+      pauseAurora: (ms) => dataApi.pause(ms),
+      restartDataApi: (downMs) => dataApi.restart(downMs),
+    }, timeline);
+    steps.push(async () => schedule.cancel());
+    const cleanup = scheduleCleanup(adminDb, { retentionMs: settings.retentionSeconds * 1000, everyMs: settings.cleanupEverySeconds * 1000 }, timeline);
+    steps.push(() => cleanup.stop());
+    await Promise.all(lanes.map((lane) => lane.produce(settings.sendSeconds * 1000)));
+    onStage('sent');
+    await schedule.done;
+    const timeoutMs = settings.drainTimeoutSeconds * 1000;
+    const allDrained = async () => (await Promise.all(lanes.map((lane) => lane.drained().catch(() => false)))).every(Boolean);
+    await until(allDrained, timeoutMs, 'a queue or the Kafka topic still held messages');
+    onStage('redriving');
+    redriving = true;
+    const redriveAt = timeline.now();
+    const redriven = (await Promise.all(lanes.map((lane) => lane.redrive()))).reduce((total, moved) => total + moved, 0);
+    timeline.mark({ id: 'dlq-redrive', kind: 'redrive', atMs: redriveAt, durationMs: timeline.now() - redriveAt, detail: `${redriven} messages moved back` });
+    await until(allDrained, timeoutMs, 'the redriven messages were not consumed');
+    const drainedSeconds = (timeline.now() - producing) / 1000;
+    const cleanupRuns = await cleanup.stop();
+    await Promise.all(lanes.map((lane) => lane.stop()));
+    onStage('checking');
+
+    const read = await Promise.all(lanes.map(async (lane) => readLaneEvidence(pool, await lane.facts())));
+    const verdict = checkChaos(read.map((entry) => entry.evidence));
+    let deliveriesAfterPurge = 0;
+    let firstPurgeMs = Number.POSITIVE_INFINITY;
+    for (const { purgedAt } of read) {
+      for (const [key, epochMs] of purgedAt) {
+        firstPurgeMs = Math.min(firstPurgeMs, epochMs - epochAtStart);
+        deliveriesAfterPurge += timeline.deliveriesOf(key).filter((delivery) => delivery.atMs > epochMs - epochAtStart).length;
+      }
+    }
+    let redeliveriesAfterFirstPurge = 0;
+    for (const delivery of timeline.allDeliveries()) if (delivery.atMs > firstPurgeMs && delivery.receive > 1) redeliveriesAfterFirstPurge += 1;
+    const laneFaults = Object.fromEntries(lanes.map((lane) => [lane.name, lane.faults]));
+    const perLane = settings.poison + settings.stuck;
+    const faults = plan.timed.length + 1 + lanes.reduce((total, lane) => total + sum(lane.faults), 0) + lanes.length * perLane;
+    return {
+      plan, verdict, timeline, laneFaults, faults, cleanup: cleanupRuns, redriven, deliveriesAfterPurge, redeliveriesAfterFirstPurge,
+      dataApiErrors: dataApi.stats().errors, drainedSeconds,
+    };
+  } finally {
+    await release();
+  }
+}

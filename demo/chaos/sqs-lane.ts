@@ -1,0 +1,157 @@
+import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { sendMessages } from '../../functions/inbox/producer/index.js';
+import { startEventSource, type RunningEventSource } from '../../local/event-source/index.js';
+import { redriveDeadLetters, type SqsFaults } from '../../local/sqs/index.js';
+import { crashingHandler } from '../crashing-handler.js';
+import { faultPlan } from '../fault-plan.js';
+import { drainQueue, queueDepth } from '../local-stack.js';
+import { lostDeleteFault, workerOptions } from '../main-job.js';
+import type { Workload, WorkerMode } from '../workload.js';
+import { crashCounter, laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
+
+/** Options of `sqsLane`. */
+export interface SqsLaneOptions {
+  readonly name: string;
+  readonly consumer: string;
+  readonly mode: WorkerMode;
+  readonly workload: Workload;
+  readonly queueName: string;
+  /** Set once the SQS emulator runs (it takes the lane's faults at its start), as the queues. */
+  readonly client: () => SQSClient;
+  readonly queueUrls: () => { queueUrl: string; deadLetterQueueUrl: string };
+  /** Orders whose deletes are lost until the redrive. */
+  readonly lostDeleteOrders: readonly string[];
+  readonly random: () => number;
+  readonly pollers: number;
+}
+
+const attribute = (record: { messageAttributes?: Record<string, { stringValue?: string }> }) => record.messageAttributes?.['idempotency-key']?.stringValue ?? '';
+
+/**
+ * An SQS lane of the chaos run: the main job's worker of `mode` under its own consumer name,
+ * behind the Lambda poller with crashing invocations, and a producer that sends the workload at an
+ * even pace while SQS loses some answers and fails some entries. Deliveries go to the timeline;
+ * FIFO sequence numbers of the first delivery of each message give the queue's order per group.
+ *
+ * @example
+ * ```ts
+ * const lane = sqsLane(context, { name: 'sqs-fifo', consumer: 'chaos-fifo', mode: 'statement', ... });
+ * ```
+ */
+export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & { start(): Promise<void> } {
+  const faults = noFaults();
+  const plan = faultPlan({
+    crashRate: context.crashRate, crashes: ['before-commit', 'after-commit'], maxReceiveCount: context.maxReceiveCount,
+    deliverTwiceRate: context.deliverTwiceRate, maxCopies: 2, producerRetryRate: context.producerRetryRate,
+  }, options.queueName, options.random);
+  const lostDeletes = lostDeleteFault(options.lostDeleteOrders);
+  // Counted here: the SQS emulator's own counts are of both SQS lanes at once.
+  const counted = <A>(hook: ((arg: A) => boolean) | undefined, count: (faults: LaneFaultCounts) => void) => (arg: A) => {
+    const fired = hook?.(arg) ?? false;
+    if (fired) count(faults);
+    return fired;
+  };
+  const sqsFaults: SqsFaults = {
+    ...plan.sqsFaults,
+    deliverTwice: counted(plan.sqsFaults.deliverTwice, (counts) => { counts.twins += 1; }),
+    failDeleteEntry: counted(lostDeletes.failDeleteEntry, (counts) => { counts.lostDeletes += 1; }),
+  };
+  const stuck = stuckSession(context.pool, options.workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
+  const environments = laneEnvironments(context);
+  const fifo = options.queueName.endsWith('.fifo');
+  const sequences = new Map<string, { key: string; sequence: bigint }[]>();
+  const seen = new Set<string>();
+  const notSent = new Set<string>();
+  let redriving = false;
+  let source: RunningEventSource | undefined;
+  const { timeline } = context;
+
+  return {
+    name: options.name,
+    workload: options.workload,
+    sqsFaults,
+    faults,
+    async start() {
+      await stuck.lock();
+      const { queueUrl } = options.queueUrls();
+      source = await startEventSource({
+        client: options.client(),
+        queueUrl,
+        handler: crashingHandler({
+          db: context.db,
+          environment: environments.make,
+          worker: (db) => workerOptions(options.mode, db, { consumer: options.consumer, lockTimeoutMs: 500 }),
+          plan: plan.crashAt,
+          openTransactions: context.driver === 'pg' ? 'rolled-back' : 'abandoned',
+          onCrash: crashCounter(options.name, faults, context.timeline),
+        }),
+        pollers: options.pollers,
+        functionName: options.name,
+        functionTimeoutMs: 15_000,
+        waitTimeSeconds: 1,
+        onBatch: ({ records, result }) => {
+          const failed = new Set(result.outcome === 'partial' ? result.failedIds : result.outcome === 'failed' ? records.map((record) => record.messageId) : []);
+          for (const record of records) {
+            const key = attribute(record);
+            timeline.delivered(key, {
+              atMs: timeline.now(), lane: options.name, copy: record.messageId,
+              receive: Number(record.attributes.ApproximateReceiveCount), outcome: failed.has(record.messageId) ? 'failed' : 'acknowledged',
+            });
+            if (!fifo || seen.has(key)) continue;
+            seen.add(key);
+            // A message redriven from the DLQ left its group's order: only first deliveries before the redrive count.
+            if (redriving) continue;
+            const group = record.attributes.MessageGroupId ?? '';
+            const list = sequences.get(group) ?? [];
+            list.push({ key, sequence: BigInt(record.attributes.SequenceNumber ?? '0') });
+            sequences.set(group, list);
+          }
+        },
+        onError: () => undefined,
+      });
+    },
+    async produce(windowMs) {
+      const { queueUrl } = options.queueUrls();
+      await paced(options.workload.messages, windowMs, 20, async (part) => {
+        const result = await sendMessages(options.client(), queueUrl, part, { maxAttempts: 10 });
+        for (const failure of result.failed) notSent.add(failure.key);
+      });
+    },
+    async depth() {
+      const depth = await queueDepth(options.client(), options.queueUrls().queueUrl);
+      return { backlog: depth.visible + depth.delayed, inFlight: depth.inFlight };
+    },
+    async drained() {
+      const depth = await queueDepth(options.client(), options.queueUrls().queueUrl);
+      return depth.visible + depth.inFlight + depth.delayed === 0;
+    },
+    relock: () => stuck.lock(),
+    async redrive() {
+      lostDeletes.stop();
+      await stuck.release();
+      redriving = true;
+      const { Attributes } = await options.client().send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrls().deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
+      return (await redriveDeadLetters(options.client(), { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
+    },
+    async stop() {
+      await source?.stop();
+      faults.lostProducerAnswers = plan.producerRetries.lostAnswers;
+      faults.failedEntries = plan.producerRetries.failedEntries;
+    },
+    async facts() {
+      const stuckKeys = new Set(options.workload.orders.filter((order) => order.stuck).map((order) => order.key));
+      const parked = (await drainQueue(options.client(), options.queueUrls().deadLetterQueueUrl)).map((message) => {
+        const key = message.MessageAttributes?.['idempotency-key']?.StringValue ?? '';
+        const reason = stuckKeys.has(key) ? 'stuck session held its order locked' : `failed ${message.Attributes?.ApproximateReceiveCount ?? '?'} receives`;
+        return { key, reason };
+      });
+      const ordered = new Map([...sequences].map(([group, list]) => [group, list.sort((a, b) => (a.sequence < b.sequence ? -1 : 1)).map((entry) => entry.key)]));
+      return { lane: options.name, consumer: options.consumer, mode: options.mode, workload: options.workload, parked, notSent, sequences: ordered };
+    },
+    async close() {
+      await source?.stop();
+      await stuck.release();
+      await environments.close();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkChaos, type LaneEvidence } from '../../demo/chaos/chaos-check.js';
+import { PURGE_AUDIT_SQL, readLaneEvidence, type LaneFacts } from '../../demo/chaos/chaos-evidence.js';
+import { seedOrders } from '../../demo/order-rows.js';
+import { seededRandom } from '../../demo/seeded-random.js';
+import { orderWorkload, type Workload, type WorkerMode } from '../../demo/workload.js';
+import { freshDatabase, type FreshDatabase } from '../support/database.js';
+
+let database: FreshDatabase;
+
+beforeEach(async () => {
+  database = await freshDatabase();
+  for (const statement of PURGE_AUDIT_SQL) await database.pool.query(statement);
+});
+
+afterEach(async () => {
+  await database.close();
+});
+
+const workloadOf = (mode: WorkerMode): Workload =>
+  orderWorkload({ orders: 6, poison: 1, stuck: 0, groups: 2, fifo: true, mode, runId: 'check', random: seededRandom(4) });
+
+/** Writes each order's effect and claim as the worker would, `times` times for the orders named. */
+async function applyAll(workload: Workload, mode: WorkerMode, consumer: string, times: ReadonlyMap<string, number> = new Map()): Promise<void> {
+  await seedOrders(database.pool, workload.orders);
+  for (const order of workload.orders) {
+    for (let time = 0; time < (times.get(order.orderId) ?? 1); time += 1) {
+      if (mode === 'statement') {
+        await database.pool.query("UPDATE orders SET status = 'shipped', version = version + 1, updated_at = clock_timestamp() WHERE order_id = $1", [order.orderId]);
+      } else {
+        await database.pool.query('UPDATE orders SET paid_total = paid_total + amount, updated_at = clock_timestamp() WHERE order_id = $1', [order.orderId]);
+        await database.pool.query('INSERT INTO order_payments (payment_id, order_id, amount) SELECT gen_random_uuid(), order_id, amount FROM orders WHERE order_id = $1', [order.orderId]);
+      }
+    }
+    await database.pool.query("INSERT INTO consumed_message (consumer_name, message_id, payload_hash) VALUES ($1, $2, 'h')", [consumer, order.key]);
+  }
+  for (const key of workload.poisonKeys) {
+    await database.pool.query("INSERT INTO consumed_message (consumer_name, message_id, payload_hash, status, error) VALUES ($1, $2, 'h', 'rejected', 'not JSON')", [consumer, key]);
+  }
+}
+
+const facts = (workload: Workload, mode: WorkerMode, consumer: string, sequence: readonly string[] = workload.keys): LaneFacts => ({
+  lane: 'sqs-fifo', consumer, mode, workload, parked: [], notSent: new Set(), sequences: new Map([['customer-0', sequence]]),
+});
+
+const evidenceOf = async (lane: LaneFacts): Promise<LaneEvidence> => (await readLaneEvidence(database.pool, lane)).evidence;
+
+describe('the chaos check, on a database state', () => {
+  it('passes a run where every order applied once, the poison was rejected with its reason, in the queue\'s order', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+
+    const verdict = checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo'))]);
+
+    expect(verdict).toMatchObject({ ok: true, doubleEffects: 0, lost: 0, orderBreaks: 0, sumBreaks: [] });
+    expect(verdict.lanes[0]).toMatchObject({ applied: 6, rejected: 1, inboxRowsMatch: true });
+  });
+
+  it('names the message whose effect was applied twice', async () => {
+    const workload = workloadOf('statement');
+    const twice = workload.orders[3]!;
+    await applyAll(workload, 'statement', 'chaos-fifo', new Map([[twice.orderId, 2]]));
+
+    const verdict = checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo'))]);
+
+    expect(verdict.ok).toBe(false);
+    expect(verdict.doubleEffects).toBe(1);
+    expect(verdict.broken).toEqual([{ lane: 'sqs-fifo', key: twice.key, problem: 'double effect' }]);
+  });
+
+  it('names a message neither applied, rejected nor in the DLQ as lost, and one in the DLQ with its reason as not lost', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const [lostOne, parkedOne] = [workload.orders[1]!, workload.orders[2]!];
+    await database.pool.query('UPDATE orders SET version = 0 WHERE order_id = ANY($1::uuid[])', [[lostOne.orderId, parkedOne.orderId]]);
+    await database.pool.query('DELETE FROM consumed_message WHERE message_id = ANY($1::text[])', [[lostOne.key, parkedOne.key]]);
+    // The cleanup's trigger saw those deletes as purges; this state is of rows never written.
+    await database.pool.query('DELETE FROM chaos_purged_inbox');
+
+    const lane = { ...facts(workload, 'statement', 'chaos-fifo'), parked: [{ key: parkedOne.key, reason: 'failed 20 receives' }] };
+    const verdict = checkChaos([await evidenceOf(lane)]);
+
+    expect(verdict.broken).toEqual([{ lane: 'sqs-fifo', key: lostOne.key, problem: 'lost' }]);
+    expect(verdict.lanes[0]).toMatchObject({ lost: 1, inDlq: 1, dlqReasons: { 'failed 20 receives': 1 }, inboxRowsMatch: true });
+  });
+
+  it("names the messages whose effect was written before an earlier one's of their group", async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const orderKeys = workload.orders.map((order) => order.key);
+    // The queue's order puts the fourth before the second and third: their effects came before it.
+    const sequence = [orderKeys[0]!, orderKeys[3]!, orderKeys[1]!, orderKeys[2]!];
+
+    const verdict = checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo', sequence))]);
+
+    expect(verdict.broken).toEqual([
+      { lane: 'sqs-fifo', key: orderKeys[1], problem: 'order break' },
+      { lane: 'sqs-fifo', key: orderKeys[2], problem: 'order break' },
+    ]);
+    expect(verdict.orderBreaks).toBe(2);
+  });
+
+  it('counts purged inbox rows with the ones left, and sees a row claimed again after its purge', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const purgedOne = workload.orders[0]!;
+    await database.pool.query('DELETE FROM consumed_message WHERE message_id = $1', [purgedOne.key]);
+
+    const afterPurge = checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo'))]);
+    await database.pool.query("INSERT INTO consumed_message (consumer_name, message_id, payload_hash) VALUES ('chaos-fifo', $1, 'h')", [purgedOne.key]);
+    const claimedAgain = checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo'))]);
+
+    expect(afterPurge).toMatchObject({ ok: true, lanes: [{ purged: 1, inboxRowsMatch: true }] });
+    expect(claimedAgain).toMatchObject({ ok: false, sumBreaks: ['sqs-fifo: inbox rows are not applied + rejected'] });
+  });
+
+  it('in transaction mode, finds a ledger whose payments and paid totals differ', async () => {
+    const workload = workloadOf('transaction');
+    await applyAll(workload, 'transaction', 'chaos-standard');
+    await database.pool.query('INSERT INTO order_payments (payment_id, order_id, amount) VALUES (gen_random_uuid(), $1, 1)', [workload.orders[0]!.orderId]);
+
+    const verdict = checkChaos([await evidenceOf(facts(workload, 'transaction', 'chaos-standard'))]);
+
+    expect(verdict).toMatchObject({ ok: false, sumBreaks: ['sqs-fifo: ledger sums differ'] });
+  });
+});
