@@ -38,6 +38,11 @@ export interface StartLocalStackOptions {
    */
   readonly transactionIdleTimeoutMs?: number;
   /**
+   * Transactions the Data API emulator holds open at once; a BeginTransaction beyond them gets ServiceUnavailableError.
+   * @default 100 (the emulator's own)
+   */
+  readonly maxTransactions?: number;
+  /**
    * The SQS emulator's clock (sends, visibility, the deduplication window), for a test that moves time on.
    * @default Date.now
    */
@@ -93,7 +98,7 @@ const RETENTION_SECONDS = { queue: 4 * 24 * 3600, deadLetterQueue: 14 * 24 * 360
 export async function startLocalStack(options: StartLocalStackOptions): Promise<LocalStack> {
   const settings = withDefaults(LOCAL_STACK_DEFAULTS, options);
   const database = decodeURIComponent(new URL(settings.databaseUrl).pathname.slice(1));
-  const dataApi = await startDataApi({ databaseUrl: settings.databaseUrl, ...(settings.transactionIdleTimeoutMs ? { idleTimeoutMs: settings.transactionIdleTimeoutMs } : {}) });
+  const dataApi = await startDataApi({ databaseUrl: settings.databaseUrl, idleTimeoutMs: settings.transactionIdleTimeoutMs || undefined, maxTransactions: settings.maxTransactions });
   const dataApiClient = localDataApiClient(dataApi.endpoint);
   let sqs: RunningSqs | undefined;
   let sqsClient: SQSClient | undefined;

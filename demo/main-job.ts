@@ -151,6 +151,13 @@ export interface MainJobOptions extends OutboxRunOptions {
    */
   readonly transactionIdleTimeoutMs?: number;
   /**
+   * Transactions the Data API emulator holds open at once (a connection each); a Begin beyond them
+   * is refused with ServiceUnavailableError. The transactions dead invocations began and never
+   * called again count against it until `transactionIdleTimeoutMs`.
+   * @default 100 (the emulator's own)
+   */
+  readonly maxTransactions?: number;
+  /**
    * End the run by redriving the DLQ (StartMessageMoveTask) once the queue has drained: the stuck
    * orders are unlocked first, so their messages now apply; the messages of the `lostDeletes`
    * orders, whose effect committed long ago, come back under new messageIds and must be duplicates.
@@ -264,6 +271,7 @@ export const MAIN_JOB_DEFAULTS = {
   deadlineMarginMs: 5000,
   driver: 'data-api',
   transactionIdleTimeoutMs: 3000,
+  maxTransactions: 100,
   drainTimeoutMs: 120_000,
   redrive: false,
   // SQS's; a run with the outbox scales it down (OUTBOX_SCALED_DEFAULTS).
@@ -445,6 +453,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
       maxReceiveCount: settings.maxReceiveCount,
       transactionIdleTimeoutMs: settings.transactionIdleTimeoutMs,
+      maxTransactions: settings.maxTransactions,
       sqsFaults: outboxPlan === undefined ? firstHopFaults : faultsByQueue({ [queueName]: firstHopFaults, [NOTICE_QUEUE_NAME]: outboxPlan.sqsFaults }),
       sqsDeduplicationWindowMs: settings.deduplicationWindowMs,
     });

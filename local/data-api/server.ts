@@ -73,6 +73,12 @@ export interface RunningDataApi {
   pause(ms: number): void;
   /** Replaces the latency added to each call. */
   setLatency(latency: Latency): void;
+  /**
+   * Replaces `idleTimeoutMs`. Each open transaction keeps the idle clock it has run since its last
+   * call, so one idle for `ms` or longer is rolled back now: a test can hold an abandoned
+   * transaction until it has seen what it waits for, then let the timeout end it.
+   */
+  setIdleTimeout(ms: number): void;
   /** The calls answered since the start or the last `resetStats()`. */
   stats(): DataApiStats;
   resetStats(): void;
@@ -103,6 +109,7 @@ function send(response: http.ServerResponse, status: number, body: string, error
  * const client = new RDSDataClient({ endpoint: api.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
  * const db = dataApiDatabase({ resourceArn: 'arn:aws:rds:us-east-1:123456789012:cluster:local', secretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:local', database: 'app', client });
  * api.pause(2000); // the next 2 s of calls get DatabaseResumingException
+ * api.setIdleTimeout(500); // transactions idle for 500 ms or more are rolled back now
  * await api.close();
  * ```
  */
@@ -157,6 +164,10 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
     endpoint,
     pause: (ms) => faults.pause(ms),
     setLatency: (latency) => faults.setLatency(latency),
+    setIdleTimeout: (ms) => {
+      settingChecks({ idleTimeoutMs: ms }).whole('idleTimeoutMs', 1);
+      transactions.setIdleTimeout(ms);
+    },
     stats: () => ({ calls: { ...calls }, total, errors: { ...errors }, openTransactions: transactions.size }),
     resetStats: () => {
       calls = {};

@@ -9,6 +9,8 @@ export interface OpenTransaction {
   readonly client: pg.PoolClient;
   busy: boolean;
   timer: NodeJS.Timeout | undefined;
+  /** When its last call ended (or it began): its idle clock runs from here. */
+  idleSince: number;
   /** Hands the connection back to the pool, once; with an error it is destroyed instead of reused. */
   giveBack(error?: Error): void;
 }
@@ -16,6 +18,7 @@ export interface OpenTransaction {
 /**
  * The open transactions, by id. A transaction is rolled back and forgotten after `idleTimeoutMs`
  * without a call; a second call while one runs is refused at once, as the service refuses it.
+ * `setIdleTimeout` replaces the timeout while they run.
  *
  * @example
  * ```ts
@@ -29,7 +32,7 @@ export class Transactions {
   private readonly open = new Map<string, OpenTransaction>();
   private closed = false;
 
-  public constructor(private readonly idleTimeoutMs: number) {}
+  public constructor(private idleTimeoutMs: number) {}
 
   /** How many are open. */
   public get size(): number {
@@ -51,6 +54,7 @@ export class Transactions {
       client,
       busy: false,
       timer: undefined,
+      idleSince: Date.now(),
       giveBack: (error) => {
         if (released) return;
         released = true;
@@ -73,6 +77,7 @@ export class Transactions {
       throw serviceUnavailable('The service is shutting down.');
     }
     this.open.set(tx.id, tx);
+    tx.idleSince = Date.now();
     this.arm(tx);
     return tx.id;
   }
@@ -91,7 +96,17 @@ export class Transactions {
   /** The call on `tx` is over; the idle clock starts again. */
   public release(tx: OpenTransaction): void {
     tx.busy = false;
+    tx.idleSince = Date.now();
     if (this.open.get(tx.id) === tx) this.arm(tx);
+  }
+
+  /**
+   * Replaces the idle timeout. An idle transaction keeps the clock it has run since its last call,
+   * so one already idle for `ms` or longer is rolled back now.
+   */
+  public setIdleTimeout(ms: number): void {
+    this.idleTimeoutMs = ms;
+    for (const tx of this.open.values()) if (!tx.busy) this.arm(tx);
   }
 
   /** Ends `tx` with COMMIT or ROLLBACK and forgets it, whatever the statement does. */
@@ -122,7 +137,8 @@ export class Transactions {
 
   private arm(tx: OpenTransaction): void {
     clearTimeout(tx.timer);
-    tx.timer = setTimeout(() => { void this.abort(tx); }, this.idleTimeoutMs);
+    const left = Math.max(0, tx.idleSince + this.idleTimeoutMs - Date.now());
+    tx.timer = setTimeout(() => { void this.abort(tx); }, left);
     tx.timer.unref();
   }
 

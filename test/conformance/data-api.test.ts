@@ -16,7 +16,7 @@ import {
   type RDSDataClient,
   type SqlParameter,
 } from '@aws-sdk/client-rds-data';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_DATA_API_TARGET, localDataApiClient, startDataApi, type RunningDataApi, type StartDataApiOptions } from '../../local/data-api/index.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { thrown } from '../support/thrown.js';
@@ -226,6 +226,25 @@ describe('a transaction is rolled back after its idle timeout', () => {
       await execute({ sql: 'SELECT 1', transactionId }, sdk);
     }
     await expect(sdk.send(new CommitTransactionCommand({ ...LOCAL_DATA_API_TARGET, transactionId }))).resolves.toMatchObject({ transactionStatus: 'Transaction Committed' });
+  });
+});
+
+describe('setIdleTimeout replaces the idle timeout of the transactions open and to come', () => {
+  it('rolls back at once a transaction already idle for the new timeout, keeps one that is not, and ends it at the new timeout', async () => {
+    const { api: running, client: sdk } = await emulator({ idleTimeoutMs: 60_000 });
+    const idle = await begin(sdk);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const fresher = await begin(sdk);
+    running.setIdleTimeout(1000);
+
+    await expect(execute({ sql: 'SELECT 1', transactionId: fresher }, sdk)).resolves.toBeDefined();
+    expect(await thrown(execute({ sql: 'SELECT 1', transactionId: idle }, sdk))).toBeInstanceOf(TransactionNotFoundException);
+    await vi.waitFor(() => expect(running.stats().openTransactions).toBe(0), { timeout: 5000, interval: 50 });
+    expect(await thrown(execute({ sql: 'SELECT 1', transactionId: fresher }, sdk))).toBeInstanceOf(TransactionNotFoundException);
+  });
+
+  it('refuses a timeout that is not a whole number of milliseconds from 1', async () => {
+    expect(() => api.setIdleTimeout(0)).toThrow('idleTimeoutMs must be a whole number >= 1, but 0 was given.');
   });
 });
 

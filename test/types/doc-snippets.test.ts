@@ -7,9 +7,10 @@ describe('every TypeScript snippet of the README and of docs/ compiles against t
   const all = [...documents.values()].flat();
   let errors: string[];
 
+  // One TypeScript program over every snippet: seconds alone, more than the default hook time on a loaded machine.
   beforeAll(() => {
     errors = typecheckSnippets(documents);
-  });
+  }, 180_000);
 
   it('finds the snippets: the complete handler, the outbox, Kafka, the construct, the producer', () => {
     expect(all.length).toBeGreaterThanOrEqual(8);
