@@ -17,8 +17,8 @@ export function sqsRunFailure(report: MainJobReport): string | undefined {
     broken.push(`the inbox let an effect through twice or without its claim, or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`);
   }
   const hop = report.outbox;
-  if (hop !== undefined && (hop.notDispatched > 0 || hop.doubleEffects > 0 || hop.lost > 0 || hop.orderBreaks > 0)) {
-    broken.push(`the second hop left outbox rows undispatched, wrote a notice twice, lost one or broke a group's order (orders without a notice: ${hop.lostOrders.slice(0, 10).join(', ') || 'none'})`);
+  if (hop !== undefined && (hop.notDispatched > 0 || hop.doubleEffects > 0 || hop.lost > 0 || hop.orderBreaks > 0 || hop.phantom > 0)) {
+    broken.push(`the second hop left outbox rows undispatched, wrote a notice twice, lost one, broke a group's order or wrote one for an order not shipped (orders without a notice: ${hop.lostOrders.slice(0, 10).join(', ') || 'none'})`);
   }
   return broken.length === 0 ? undefined : broken.join('; ');
 }

@@ -4,6 +4,7 @@ import { InjectedCrashError } from '../../demo/crashing-handler.js';
 import { crashingPublisher } from '../../demo/crashing-publisher.js';
 import { settleDownstream, type OutboxRowRecord } from '../../demo/downstream-accounts.js';
 import { runMainJob } from '../../demo/main-job.js';
+import { checkOutboxSource } from '../../demo/outbox-run-options.js';
 import { faultsByQueue } from '../../demo/queue-faults.js';
 import { LocalConfigError } from '../../local/errors.js';
 
@@ -41,6 +42,19 @@ describe('the second hop is settled from the rows, the notices and the notice DL
 
     expect(settleDownstream({ shipped: [], rows, notices: inOrder, parked: [] }).orderBreaks).toBe(0);
     expect(settleDownstream({ shipped: [], rows, notices: broken, parked: [] }).orderBreaks).toBe(1);
+  });
+
+  it('counts as phantom a notice of an order never shipped or whose key is no outbox row, and a row of an order never shipped', () => {
+    const accounts = settleDownstream({
+      shipped: ['once'],
+      rows: [row('r1', 'once', 1), row('r2', 'rolled-back', 2)],
+      notices: [notice('once', 'r1'), notice('rolled-back', 'r2'), notice('once', 'sent-before-commit')],
+      parked: [],
+    });
+    const clean = settleDownstream({ shipped: ['once'], rows: [row('r1', 'once', 1)], notices: [notice('once', 'r1')], parked: [] });
+
+    expect(accounts.phantom).toBe(3);
+    expect(clean.phantom).toBe(0);
   });
 });
 
@@ -112,5 +126,12 @@ describe('outbox run options', () => {
   ])('refuses %o before starting anything', async (options, message) => {
     await expect(runMainJob(options)).rejects.toThrow(LocalConfigError);
     await expect(runMainJob(options)).rejects.toThrow(message);
+  });
+
+  it('refuses the second hop on the Kafka source (npm start -- --source kafka --outbox), which would run without it', () => {
+    expect(() => checkOutboxSource({ source: 'kafka', outbox: true })).toThrow(LocalConfigError);
+    expect(() => checkOutboxSource({ source: 'kafka', outbox: true })).toThrow(/outbox is a second hop of the SQS main job, but source kafka/);
+    expect(() => checkOutboxSource({ source: 'kafka', outbox: false })).not.toThrow();
+    expect(() => checkOutboxSource({ source: 'sqs', outbox: true })).not.toThrow();
   });
 });
