@@ -6,6 +6,7 @@ import { settleDownstream, type OutboxRowRecord } from '../../demo/downstream-ac
 import { runMainJob } from '../../demo/main-job.js';
 import { checkOutboxSource } from '../../demo/outbox-run-options.js';
 import { faultsByQueue } from '../../demo/queue-faults.js';
+import { sqsRunFailure } from '../../demo/run-verdict.js';
 import { LocalConfigError } from '../../local/errors.js';
 
 const row = (id: string, orderId: string, groupSeq: number, extra: Partial<OutboxRowRecord> = {}): OutboxRowRecord =>
@@ -55,6 +56,15 @@ describe('the second hop is settled from the rows, the notices and the notice DL
 
     expect(accounts.phantom).toBe(3);
     expect(clean.phantom).toBe(0);
+  });
+
+  it('fails the run on a phantom notice alone', () => {
+    const firstHop = { doubleEffects: 0, unclaimedEffects: 0, lost: 0, lostKeys: [] };
+    const accounts = settleDownstream({ shipped: [], rows: [], notices: [notice('rolled-back', 'r9')], parked: [] });
+    const clean = settleDownstream({ shipped: [], rows: [], notices: [], parked: [] });
+
+    expect(sqsRunFailure({ ...firstHop, outbox: accounts })).toMatch(/the second hop .* wrote one for an order not shipped/);
+    expect(sqsRunFailure({ ...firstHop, outbox: clean })).toBeUndefined();
   });
 });
 
