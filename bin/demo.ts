@@ -3,7 +3,7 @@ import { InboxConfigError } from '../functions/inbox/index.js';
 import { LocalConfigError } from '../local/internal.js';
 import { KAFKA_MAIN_JOB_DEFAULTS as K, runKafkaMainJob, type KafkaMainJobOptions } from '../demo/kafka-main-job.js';
 import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobProgress } from '../demo/main-job.js';
-import { OUTBOX_SCALED_DEFAULTS as O } from '../demo/outbox-run-options.js';
+import { checkOutboxSource, OUTBOX_SCALED_DEFAULTS as O } from '../demo/outbox-run-options.js';
 import { progressBar } from '../demo/progress-bar.js';
 import { kafkaRunFailure, sqsRunFailure } from '../demo/run-verdict.js';
 import { kafkaReportLines, sqsReportLines, type ReportLine } from '../demo/report-lines.js';
@@ -127,6 +127,13 @@ const kafkaOptions: KafkaMainJobOptions = {
 };
 if (values.source !== 'sqs' && values.source !== 'kafka') {
   console.error(`--source is sqs or kafka, not ${values.source}\n\n${usage}`);
+  process.exit(2);
+}
+try {
+  checkOutboxSource({ source: values.source, outbox: values.outbox });
+} catch (error) {
+  if (!(error instanceof LocalConfigError)) throw error;
+  console.error(`${error.message}\n\n${usage}`);
   process.exit(2);
 }
 

@@ -46,6 +46,11 @@ export interface DownstreamAccounts {
   readonly lostOrders: readonly string[];
   /** Notices written before one that precedes them in their group: must be 0. */
   readonly orderBreaks: number;
+  /**
+   * Notices of an order not shipped or whose key is no outbox row's id, and outbox rows of an order
+   * not shipped: a message sent for a transaction that rolled back, what an outbox prevents. Must be 0.
+   */
+  readonly phantom: number;
   /** Messages in the notice DLQ. */
   readonly inDlq: number;
 }
@@ -54,7 +59,8 @@ export interface DownstreamAccounts {
  * Settles the second hop from what was written: every shipped order must have exactly one notice
  * (a second is a double effect, none a loss unless its message is in the notice DLQ), every outbox
  * row must be dispatched, and in each group the notices must follow their rows' order (a notice
- * whose row comes before the previous notice's row is an order break).
+ * whose row comes before the previous notice's row is an order break); a notice or row of an order
+ * not shipped, or a notice whose key is no row's, is phantom.
  *
  * @example
  * ```ts
@@ -84,6 +90,9 @@ export function settleDownstream(evidence: DownstreamEvidence): DownstreamAccoun
     if (last !== undefined && seq < last) orderBreaks += 1;
     else lastSeq.set(notice.groupId, seq);
   }
+  const shipped = new Set(evidence.shipped);
+  const phantom = evidence.notices.filter((notice) => !shipped.has(notice.orderId) || !seqOf.has(notice.key)).length
+    + evidence.rows.filter((row) => !shipped.has(row.orderId)).length;
   const dispatched = evidence.rows.filter((row) => row.dispatched);
   return {
     sentAfterCommit: dispatched.filter((row) => !row.byRelay).length,
@@ -94,6 +103,7 @@ export function settleDownstream(evidence: DownstreamEvidence): DownstreamAccoun
     lost: lostOrders.length,
     lostOrders,
     orderBreaks,
+    phantom,
     inDlq: evidence.parked.length,
   };
 }

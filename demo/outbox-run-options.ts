@@ -108,3 +108,18 @@ export function checkOutboxRunSettings(settings: Required<OutboxRunOptions> & { 
   }
   if (settings.unguardedNotices && !settings.outbox) throw new LocalConfigError('unguardedNotices is a setting of the outbox run: add outbox.');
 }
+
+/**
+ * Refuses the second hop on a source it does not run on: `--outbox` is a hop of the SQS main job,
+ * so `--source kafka --outbox` would run without it.
+ *
+ * @example
+ * ```ts
+ * checkOutboxSource({ source: 'kafka', outbox: true }); // throws LocalConfigError
+ * ```
+ */
+export function checkOutboxSource(settings: { readonly source: string; readonly outbox: boolean }): void {
+  if (settings.outbox && settings.source !== 'sqs') {
+    throw new LocalConfigError(`outbox is a second hop of the SQS main job, but source ${settings.source} was given: drop outbox or use source sqs.`);
+  }
+}

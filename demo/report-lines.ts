@@ -44,7 +44,7 @@ export function sqsReportLines(report: MainJobReport): ReportLine[] {
 }
 
 /**
- * The second hop's lines of the SQS main job's report (`--outbox`), the four that must be 0 last.
+ * The second hop's lines of the SQS main job's report (`--outbox`), the five that must be 0 last.
  *
  * @example
  * ```ts
@@ -69,6 +69,7 @@ export function outboxReportLines(hop: OutboxHopReport): ReportLine[] {
     ['double effects downstream (must be 0)', hop.doubleEffects],
     ['lost downstream (must be 0)', hop.lost],
     ['order breaks downstream (must be 0)', hop.orderBreaks],
+    ['phantom notices downstream (must be 0)', hop.phantom],
   ];
 }
 

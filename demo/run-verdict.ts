@@ -1,3 +1,4 @@
+import type { DownstreamAccounts } from './downstream-accounts.js';
 import type { KafkaMainJobReport } from './kafka-main-job.js';
 import type { MainJobReport } from './main-job.js';
 
@@ -11,14 +12,16 @@ import type { MainJobReport } from './main-job.js';
  * if (broken !== undefined) { console.error(`FAILED: ${broken}`); process.exit(1); }
  * ```
  */
-export function sqsRunFailure(report: MainJobReport): string | undefined {
+export function sqsRunFailure(
+  report: Pick<MainJobReport, 'doubleEffects' | 'unclaimedEffects' | 'lost' | 'lostKeys'> & { readonly outbox: DownstreamAccounts | undefined },
+): string | undefined {
   const broken: string[] = [];
   if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0) {
     broken.push(`the inbox let an effect through twice or without its claim, or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`);
   }
   const hop = report.outbox;
-  if (hop !== undefined && (hop.notDispatched > 0 || hop.doubleEffects > 0 || hop.lost > 0 || hop.orderBreaks > 0)) {
-    broken.push(`the second hop left outbox rows undispatched, wrote a notice twice, lost one or broke a group's order (orders without a notice: ${hop.lostOrders.slice(0, 10).join(', ') || 'none'})`);
+  if (hop !== undefined && (hop.notDispatched > 0 || hop.doubleEffects > 0 || hop.lost > 0 || hop.orderBreaks > 0 || hop.phantom > 0)) {
+    broken.push(`the second hop left outbox rows undispatched, wrote a notice twice, lost one, broke a group's order or wrote one for an order not shipped (orders without a notice: ${hop.lostOrders.slice(0, 10).join(', ') || 'none'})`);
   }
   return broken.length === 0 ? undefined : broken.join('; ');
 }

@@ -22,8 +22,14 @@ export interface LaneEvidence {
   readonly inboxRowCount: number;
   /** What the DLQ (Kafka: the on-failure destination) holds at the end: key and why it is there. */
   readonly parked: readonly { readonly key: string; readonly reason: string }[];
-  /** Keys the producer gave up on: nothing is expected of them. */
+  /** Keys the producer gave up on: nothing is expected of them unless the queue or log shows them (`reached`). */
   readonly notSent: ReadonlySet<string>;
+  /**
+   * Keys the queue or log shows it held: Kafka, the keys in the log; SQS, the keys delivered to a
+   * poller or found in the DLQ. A send that failed after a lost answer may have written its message,
+   * so a key the producer gave up on is excused only when it is not among these.
+   */
+  readonly reached: ReadonlySet<string>;
   /**
    * The queue's order: per FIFO group (by sequence number) or Kafka partition (by offset), the
    * keys of the messages that stayed in the queue (a message redriven from the DLQ left its group).
@@ -99,6 +105,7 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
   const parked = new Map(evidence.parked.map((entry) => [entry.key, entry.reason]));
   const rowOf = (key: string) => evidence.inbox.get(key) ?? evidence.purged.get(key);
   const brokenBefore = broken.length;
+  const notSent = (key: string) => evidence.notSent.has(key) && !evidence.reached.has(key);
   let applied = 0;
   let doubleEffects = 0;
   for (const order of evidence.workload.orders) {
@@ -109,7 +116,7 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
       broken.push({ lane: evidence.lane, key: order.key, problem: 'double effect' });
     } else if (effects === 1 && rowOf(order.key)?.status !== 'processed') {
       broken.push({ lane: evidence.lane, key: order.key, problem: 'unclaimed effect' });
-    } else if (effects === 0 && !parked.has(order.key) && !evidence.notSent.has(order.key)) {
+    } else if (effects === 0 && !parked.has(order.key) && !notSent(order.key)) {
       broken.push({ lane: evidence.lane, key: order.key, problem: 'lost' });
     }
   }
@@ -118,7 +125,7 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
     const row = rowOf(key);
     if (row?.status === 'rejected' && row.error !== null && row.error !== '') rejected += 1;
     else if (parked.has(key)) broken.push({ lane: evidence.lane, key, problem: 'poison not rejected' });
-    else if (!evidence.notSent.has(key)) broken.push({ lane: evidence.lane, key, problem: 'lost' });
+    else if (!notSent(key)) broken.push({ lane: evidence.lane, key, problem: 'lost' });
   }
   const lost = broken.slice(brokenBefore).filter((entry) => entry.problem === 'lost' || entry.problem === 'poison not rejected').length;
   const orderBreaks = orderBreaksOf(evidence, broken);
@@ -132,7 +139,7 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
     applied,
     rejected,
     inDlq: parked.size,
-    notSent: evidence.notSent.size,
+    notSent: [...evidence.notSent].filter(notSent).length,
     doubleEffects,
     lost,
     orderBreaks,

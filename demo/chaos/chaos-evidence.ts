@@ -28,6 +28,7 @@ export interface LaneFacts {
   readonly workload: Workload;
   readonly parked: LaneEvidence['parked'];
   readonly notSent: ReadonlySet<string>;
+  readonly reached: LaneEvidence['reached'];
   readonly sequences: LaneEvidence['sequences'];
 }
 

@@ -131,19 +131,21 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
         return { key, reason: `${stuckKeys.has(key) ? 'stuck session held its order locked; ' : ''}${given.condition} after ${given.approximateInvokeCount} invocations` };
       }));
       const sequences = new Map<string, string[]>();
+      const reached = new Set<string>();
       for (let partition = 0; partition < options.partitions; partition += 1) {
         const seen = new Set<string>();
         const { start: first, end } = log.offsets(TOPIC, partition);
         const keys: string[] = [];
         for (const record of log.read(TOPIC, partition, first, end - first)) {
           const key = headerOf(record, 'idempotency-key') ?? '';
+          reached.add(key);
           if (seen.has(key)) continue;
           seen.add(key);
           keys.push(key);
         }
         sequences.set(`${TOPIC}-${partition}`, keys);
       }
-      return { lane: options.name, consumer: options.consumer, mode: options.mode, workload: options.workload, parked, notSent, sequences };
+      return { lane: options.name, consumer: options.consumer, mode: options.mode, workload: options.workload, parked, notSent, reached, sequences };
     },
     async close() {
       await source?.stop();

@@ -7,6 +7,7 @@ import { faultPlan } from '../fault-plan.js';
 import { drainQueue, queueDepth } from '../local-stack.js';
 import { lostDeleteFault, workerOptions } from '../main-job.js';
 import type { Workload, WorkerMode } from '../workload.js';
+import { fifoSequences, type FirstDelivery } from './fifo-sequences.js';
 import { crashCounter, laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
 
 /** Options of `sqsLane`. */
@@ -31,7 +32,8 @@ const attribute = (record: { messageAttributes?: Record<string, { stringValue?: 
  * An SQS lane of the chaos run: the main job's worker of `mode` under its own consumer name,
  * behind the Lambda poller with crashing invocations, and a producer that sends the workload at an
  * even pace while SQS loses some answers and fails some entries. Deliveries go to the timeline;
- * FIFO sequence numbers of the first delivery of each message give the queue's order per group.
+ * FIFO sequence numbers of the first delivery of each message give the queue's order per group,
+ * without the messages the DLQ held at the redrive (they left their group).
  *
  * @example
  * ```ts
@@ -59,8 +61,10 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
   const stuck = stuckSession(context.pool, options.workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
   const environments = laneEnvironments(context);
   const fifo = options.queueName.endsWith('.fifo');
-  const sequences = new Map<string, { key: string; sequence: bigint }[]>();
+  const firstDeliveries: FirstDelivery[] = [];
   const seen = new Set<string>();
+  // The run redrives once every queue has drained: each delivery after it is of a message the DLQ held.
+  const redriven = new Set<string>();
   const notSent = new Set<string>();
   let redriving = false;
   let source: RunningEventSource | undefined;
@@ -97,14 +101,10 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
               atMs: timeline.now(), lane: options.name, copy: record.messageId,
               receive: Number(record.attributes.ApproximateReceiveCount), outcome: failed.has(record.messageId) ? 'failed' : 'acknowledged',
             });
-            if (!fifo || seen.has(key)) continue;
+            if (redriving) redriven.add(key);
+            if (seen.has(key)) continue;
             seen.add(key);
-            // A message redriven from the DLQ left its group's order: only first deliveries before the redrive count.
-            if (redriving) continue;
-            const group = record.attributes.MessageGroupId ?? '';
-            const list = sequences.get(group) ?? [];
-            list.push({ key, sequence: BigInt(record.attributes.SequenceNumber ?? '0') });
-            sequences.set(group, list);
+            if (fifo) firstDeliveries.push({ key, group: record.attributes.MessageGroupId ?? '', sequence: BigInt(record.attributes.SequenceNumber ?? '0') });
           }
         },
         onError: () => undefined,
@@ -145,8 +145,8 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
         const reason = stuckKeys.has(key) ? 'stuck session held its order locked' : `failed ${message.Attributes?.ApproximateReceiveCount ?? '?'} receives`;
         return { key, reason };
       });
-      const ordered = new Map([...sequences].map(([group, list]) => [group, list.sort((a, b) => (a.sequence < b.sequence ? -1 : 1)).map((entry) => entry.key)]));
-      return { lane: options.name, consumer: options.consumer, mode: options.mode, workload: options.workload, parked, notSent, sequences: ordered };
+      const reached = new Set([...seen, ...parked.map((entry) => entry.key)]);
+      return { lane: options.name, consumer: options.consumer, mode: options.mode, workload: options.workload, parked, notSent, reached, sequences: fifoSequences(firstDeliveries, redriven) };
     },
     async close() {
       await source?.stop();

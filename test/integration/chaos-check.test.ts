@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkChaos, type LaneEvidence } from '../../demo/chaos/chaos-check.js';
 import { PURGE_AUDIT_SQL, readLaneEvidence, type LaneFacts } from '../../demo/chaos/chaos-evidence.js';
+import { fifoSequences } from '../../demo/chaos/fifo-sequences.js';
 import { seedOrders } from '../../demo/order-rows.js';
 import { seededRandom } from '../../demo/seeded-random.js';
 import { orderWorkload, type Workload, type WorkerMode } from '../../demo/workload.js';
@@ -40,7 +41,7 @@ async function applyAll(workload: Workload, mode: WorkerMode, consumer: string, 
 }
 
 const facts = (workload: Workload, mode: WorkerMode, consumer: string, sequence: readonly string[] = workload.keys): LaneFacts => ({
-  lane: 'sqs-fifo', consumer, mode, workload, parked: [], notSent: new Set(), sequences: new Map([['customer-0', sequence]]),
+  lane: 'sqs-fifo', consumer, mode, workload, parked: [], notSent: new Set(), reached: new Set(), sequences: new Map([['customer-0', sequence]]),
 });
 
 const evidenceOf = async (lane: LaneFacts): Promise<LaneEvidence> => (await readLaneEvidence(database.pool, lane)).evidence;
@@ -98,6 +99,69 @@ describe('the chaos check, on a database state', () => {
       { lane: 'sqs-fifo', key: orderKeys[2], problem: 'order break' },
     ]);
     expect(verdict.orderBreaks).toBe(2);
+  });
+
+  it('names an effect without its processed inbox row as unclaimed', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const unclaimed = workload.orders[4]!;
+    await database.pool.query('DELETE FROM consumed_message WHERE message_id = $1', [unclaimed.key]);
+    await database.pool.query('DELETE FROM chaos_purged_inbox');
+
+    const verdict = checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo'))]);
+
+    expect(verdict.ok).toBe(false);
+    expect(verdict.broken).toEqual([{ lane: 'sqs-fifo', key: unclaimed.key, problem: 'unclaimed effect' }]);
+  });
+
+  it('names poison found in the DLQ instead of rejected with its reason', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const poison = workload.poisonKeys[0]!;
+    await database.pool.query('DELETE FROM consumed_message WHERE message_id = $1', [poison]);
+    await database.pool.query('DELETE FROM chaos_purged_inbox');
+
+    const lane = { ...facts(workload, 'statement', 'chaos-fifo'), parked: [{ key: poison, reason: 'failed 20 receives' }] };
+    const verdict = checkChaos([await evidenceOf(lane)]);
+
+    expect(verdict.broken).toEqual([{ lane: 'sqs-fifo', key: poison, problem: 'poison not rejected' }]);
+    expect(verdict.lanes[0]).toMatchObject({ rejected: 0, lost: 1 });
+  });
+
+  it('excuses a key the producer gave up on only while the queue or log shows no sign of it', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const gaveUp = workload.orders[2]!;
+    await database.pool.query('UPDATE orders SET version = 0 WHERE order_id = $1', [gaveUp.orderId]);
+    await database.pool.query('DELETE FROM consumed_message WHERE message_id = $1', [gaveUp.key]);
+    await database.pool.query('DELETE FROM chaos_purged_inbox');
+    const notSent = { ...facts(workload, 'statement', 'chaos-fifo'), notSent: new Set([gaveUp.key]) };
+
+    const neverReached = checkChaos([await evidenceOf(notSent)]);
+    // The send failed after a lost answer but wrote the record: it is in the log, and its effect is missing.
+    const inTheLog = checkChaos([await evidenceOf({ ...notSent, reached: new Set([gaveUp.key]) })]);
+
+    expect(neverReached).toMatchObject({ ok: true, lanes: [{ notSent: 1, lost: 0 }] });
+    expect(inTheLog.broken).toEqual([{ lane: 'sqs-fifo', key: gaveUp.key, problem: 'lost' }]);
+    expect(inTheLog.lanes[0]).toMatchObject({ notSent: 0, lost: 1 });
+  });
+
+  it('leaves a message redriven from the DLQ out of its group\'s order: its late effect breaks no later key of the group', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const [first, redriven, third, fourth] = workload.orders.map((order) => order.key);
+    // Redriven after the rest of its group was consumed: its effect is written last.
+    await database.pool.query('UPDATE orders SET updated_at = clock_timestamp() WHERE order_id = $1', [workload.orders[1]!.orderId]);
+    const firstDeliveries = [first!, redriven!, third!, fourth!].map((key, index) => ({ key, group: 'customer-0', sequence: BigInt(index + 1) }));
+    const lane = { ...facts(workload, 'statement', 'chaos-fifo'), sequences: fifoSequences(firstDeliveries, new Set([redriven!])) };
+
+    const verdict = checkChaos([await evidenceOf(lane)]);
+
+    expect(lane.sequences).toEqual(new Map([['customer-0', [first, third, fourth]]]));
+    expect(verdict).toMatchObject({ ok: true, orderBreaks: 0 });
+    // Kept in its group, the redriven key would make its group's later keys order breaks.
+    const keptInGroup = checkChaos([await evidenceOf({ ...lane, sequences: fifoSequences(firstDeliveries, new Set()) })]);
+    expect(keptInGroup.broken).toEqual([third, fourth].map((key) => ({ lane: 'sqs-fifo', key, problem: 'order break' })));
   });
 
   it('counts purged inbox rows with the ones left, and sees a row claimed again after its purge', async () => {

@@ -4,7 +4,9 @@ import { InjectedCrashError } from '../../demo/crashing-handler.js';
 import { crashingPublisher } from '../../demo/crashing-publisher.js';
 import { settleDownstream, type OutboxRowRecord } from '../../demo/downstream-accounts.js';
 import { runMainJob } from '../../demo/main-job.js';
+import { checkOutboxSource } from '../../demo/outbox-run-options.js';
 import { faultsByQueue } from '../../demo/queue-faults.js';
+import { sqsRunFailure } from '../../demo/run-verdict.js';
 import { LocalConfigError } from '../../local/errors.js';
 
 const row = (id: string, orderId: string, groupSeq: number, extra: Partial<OutboxRowRecord> = {}): OutboxRowRecord =>
@@ -41,6 +43,28 @@ describe('the second hop is settled from the rows, the notices and the notice DL
 
     expect(settleDownstream({ shipped: [], rows, notices: inOrder, parked: [] }).orderBreaks).toBe(0);
     expect(settleDownstream({ shipped: [], rows, notices: broken, parked: [] }).orderBreaks).toBe(1);
+  });
+
+  it('counts as phantom a notice of an order never shipped or whose key is no outbox row, and a row of an order never shipped', () => {
+    const accounts = settleDownstream({
+      shipped: ['once'],
+      rows: [row('r1', 'once', 1), row('r2', 'rolled-back', 2)],
+      notices: [notice('once', 'r1'), notice('rolled-back', 'r2'), notice('once', 'sent-before-commit')],
+      parked: [],
+    });
+    const clean = settleDownstream({ shipped: ['once'], rows: [row('r1', 'once', 1)], notices: [notice('once', 'r1')], parked: [] });
+
+    expect(accounts.phantom).toBe(3);
+    expect(clean.phantom).toBe(0);
+  });
+
+  it('fails the run on a phantom notice alone', () => {
+    const firstHop = { doubleEffects: 0, unclaimedEffects: 0, lost: 0, lostKeys: [] };
+    const accounts = settleDownstream({ shipped: [], rows: [], notices: [notice('rolled-back', 'r9')], parked: [] });
+    const clean = settleDownstream({ shipped: [], rows: [], notices: [], parked: [] });
+
+    expect(sqsRunFailure({ ...firstHop, outbox: accounts })).toMatch(/the second hop .* wrote one for an order not shipped/);
+    expect(sqsRunFailure({ ...firstHop, outbox: clean })).toBeUndefined();
   });
 });
 
@@ -112,5 +136,12 @@ describe('outbox run options', () => {
   ])('refuses %o before starting anything', async (options, message) => {
     await expect(runMainJob(options)).rejects.toThrow(LocalConfigError);
     await expect(runMainJob(options)).rejects.toThrow(message);
+  });
+
+  it('refuses the second hop on the Kafka source (npm start -- --source kafka --outbox), which would run without it', () => {
+    expect(() => checkOutboxSource({ source: 'kafka', outbox: true })).toThrow(LocalConfigError);
+    expect(() => checkOutboxSource({ source: 'kafka', outbox: true })).toThrow(/outbox is a second hop of the SQS main job, but source kafka/);
+    expect(() => checkOutboxSource({ source: 'kafka', outbox: false })).not.toThrow();
+    expect(() => checkOutboxSource({ source: 'sqs', outbox: true })).not.toThrow();
   });
 });
