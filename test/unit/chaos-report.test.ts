@@ -24,7 +24,7 @@ function reportOf(timeline: Timeline): ChaosReport {
   return {
     plan, verdict: checkChaos([evidence]), timeline, laneFaults: { 'sqs-fifo': noFaults() }, faults: 7,
     cleanup: { runs: 2, failed: 0, deleted: 0 }, redriven: 0, deliveriesAfterPurge: 0, redeliveriesAfterFirstPurge: 0,
-    dataApiErrors: {}, drainedSeconds: 12.34,
+    dataApiErrors: {}, drainedSeconds: 12.34, hop: undefined,
   };
 }
 
