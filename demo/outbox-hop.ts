@@ -102,8 +102,9 @@ export class OutboxHopNotSettledError extends Error {
 
 /** The second hop while it runs. */
 export interface OutboxHop {
-  /** The notice queue's URL. */
+  /** The notice queue's URL, and its DLQ's. */
   readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
   /** The order worker's outbox for one invocation: its sends go through the faults of the plan. */
   outboxFor(invocation: DyingInvocation): StatementOutboxOptions<ShipOrder, SQSRecord>;
   /** Waits until every outbox row of the run is dispatched and the notice queue is empty. */
@@ -188,6 +189,7 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
 
   return {
     queueUrl,
+    deadLetterQueueUrl: deadLetterQueueUrl!,
     outboxFor: (invocation) => shipOrderOutbox({
       [SHIPMENT_NOTICES_TARGET]: crashingPublisher(target, { invocation, crashAt: plan.sendCrashAt, onCrash: plan.onSendCrash }),
     }),

@@ -1,8 +1,8 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { StatementOutboxOptions } from '../../functions/inbox/outbox/index.js';
 import type { ShipOrder } from '../../functions/order-worker/ship-order.js';
-import type { SqsFaults } from '../../local/sqs/index.js';
+import { redriveDeadLetters, type SqsFaults } from '../../local/sqs/index.js';
 import type { DyingInvocation } from '../crashing-handler.js';
 import { queueDepth } from '../local-stack.js';
 import { outboxFaultPlan } from '../outbox-fault-plan.js';
@@ -45,6 +45,8 @@ export interface ChaosHop {
   depth(): Promise<{ backlog: number; inFlight: number }>;
   /** Waits until every outbox row is dispatched and the notice queue is empty. */
   settled(timeoutMs: number): Promise<void>;
+  /** Redrives the notice DLQ, as the run does the lanes' DLQs; resolves with the messages moved. */
+  redrive(): Promise<number>;
   /** Stops the relays and the notice worker, and settles the hop from the database and the notice DLQ. */
   finish(shipped: readonly string[]): Promise<OutboxHopReport>;
   /** Every fault of the hop injected, for the run's total. */
@@ -122,6 +124,10 @@ export function chaosHop(context: LaneContext, options: ChaosHopOptions): ChaosH
       return { backlog: depth.visible + depth.delayed, inFlight: depth.inFlight };
     },
     settled: (timeoutMs) => hop!.settled(timeoutMs),
+    async redrive() {
+      const { Attributes } = await sqsClient!.send(new GetQueueAttributesCommand({ QueueUrl: hop!.deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
+      return (await redriveDeadLetters(sqsClient!, { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
+    },
     finish: (shipped) => hop!.finish(shipped),
     faultCount: (report) => {
       const { sendCrashes, lostSendAnswers, failedSendEntries } = report.faults;

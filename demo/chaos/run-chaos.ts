@@ -244,8 +244,15 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
     const redriven = (await Promise.all(lanes.map((lane) => lane.redrive()))).reduce((total, moved) => total + moved, 0);
     timeline.mark({ id: 'dlq-redrive', kind: 'redrive', atMs: redriveAt, durationMs: timeline.now() - redriveAt, detail: `${redriven} messages moved back` });
     await until(allDrained, timeoutMs, 'the redriven messages were not consumed');
-    // The second hop settles after the first: the relays send what the last invocations left.
-    await hop?.settled(timeoutMs);
+    // The second hop settles after the first: the relays send what the last invocations left; then its DLQ is redriven too.
+    let hopRedriven = 0;
+    if (hop !== undefined) {
+      await hop.settled(timeoutMs);
+      const at = timeline.now();
+      hopRedriven = await hop.redrive();
+      timeline.mark({ id: 'notice-dlq-redrive', kind: 'redrive', atMs: at, durationMs: timeline.now() - at, detail: `${hopRedriven} notices moved back` });
+      await hop.settled(timeoutMs);
+    }
     const drainedSeconds = (timeline.now() - producing) / 1000;
     const cleanupRuns = await cleanup.stop();
     await Promise.all(lanes.map((lane) => lane.stop()));
@@ -269,9 +276,9 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
     const laneFaults = Object.fromEntries(lanes.map((lane) => [lane.name, lane.faults]));
     const perLane = settings.poison + settings.stuck;
     const hopFaults = hop === undefined || hopReport === undefined ? 0 : hop.faultCount(hopReport);
-    const faults = plan.timed.length + 1 + lanes.reduce((total, lane) => total + sum(lane.faults), 0) + lanes.length * perLane + hopFaults;
+    const faults = plan.timed.length + (hop === undefined ? 1 : 2) + lanes.reduce((total, lane) => total + sum(lane.faults), 0) + lanes.length * perLane + hopFaults;
     return {
-      plan, verdict, timeline, laneFaults, faults, cleanup: cleanupRuns, redriven, deliveriesAfterPurge, redeliveriesAfterFirstPurge,
+      plan, verdict, timeline, laneFaults, faults, cleanup: cleanupRuns, redriven: redriven + hopRedriven, deliveriesAfterPurge, redeliveriesAfterFirstPurge,
       dataApiErrors: dataApi.stats().errors, drainedSeconds, hop: hop === undefined || hopReport === undefined ? undefined : { ...hopReport, ...hop.faults },
     };
   } finally {
