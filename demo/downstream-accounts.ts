@@ -41,6 +41,7 @@ export interface DownstreamAccounts {
   readonly notices: number;
   /** Shipped orders with more than one notice: must be 0. */
   readonly doubleEffects: number;
+  readonly doubleEffectOrders: readonly string[];
   /** Shipped orders without a notice and not in the notice DLQ: must be 0. */
   readonly lost: number;
   readonly lostOrders: readonly string[];
@@ -51,6 +52,8 @@ export interface DownstreamAccounts {
    * not shipped: a message sent for a transaction that rolled back, what an outbox prevents. Must be 0.
    */
   readonly phantom: number;
+  /** The idempotency keys of the notices written out of their group's order. */
+  readonly orderBreakKeys: readonly string[];
   /** Messages in the notice DLQ. */
   readonly inDlq: number;
 }
@@ -73,21 +76,21 @@ export function settleDownstream(evidence: DownstreamEvidence): DownstreamAccoun
   const parked = new Set(evidence.parked);
   const rowsOf = new Map<string, OutboxRowRecord[]>();
   for (const row of evidence.rows) rowsOf.set(row.orderId, [...(rowsOf.get(row.orderId) ?? []), row]);
-  let doubleEffects = 0;
+  const doubleEffectOrders: string[] = [];
   const lostOrders: string[] = [];
   for (const orderId of evidence.shipped) {
     const count = noticesOf.get(orderId) ?? 0;
-    if (count > 1) doubleEffects += 1;
+    if (count > 1) doubleEffectOrders.push(orderId);
     if (count === 0 && !(rowsOf.get(orderId) ?? []).some((row) => parked.has(row.id))) lostOrders.push(orderId);
   }
   const seqOf = new Map(evidence.rows.map((row) => [row.id, row.groupSeq]));
   const lastSeq = new Map<string, number>();
-  let orderBreaks = 0;
+  const orderBreakKeys: string[] = [];
   for (const notice of evidence.notices) {
     const seq = seqOf.get(notice.key);
     if (seq === undefined || seq === null || notice.groupId === null) continue;
     const last = lastSeq.get(notice.groupId);
-    if (last !== undefined && seq < last) orderBreaks += 1;
+    if (last !== undefined && seq < last) orderBreakKeys.push(notice.key);
     else lastSeq.set(notice.groupId, seq);
   }
   const shipped = new Set(evidence.shipped);
@@ -99,10 +102,12 @@ export function settleDownstream(evidence: DownstreamEvidence): DownstreamAccoun
     sentByRelay: dispatched.filter((row) => row.byRelay).length,
     notDispatched: evidence.rows.length - dispatched.length,
     notices: evidence.notices.length,
-    doubleEffects,
+    doubleEffects: doubleEffectOrders.length,
+    doubleEffectOrders,
     lost: lostOrders.length,
     lostOrders,
-    orderBreaks,
+    orderBreaks: orderBreakKeys.length,
+    orderBreakKeys,
     phantom,
     inDlq: evidence.parked.length,
   };

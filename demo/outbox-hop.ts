@@ -5,7 +5,7 @@ import { sleep } from '../functions/inbox/internal.js';
 import { sqsTarget, type StatementOutboxOptions } from '../functions/inbox/outbox/index.js';
 import { SHIP_ORDER_CONSUMER, SHIPMENT_NOTICES_TARGET, shipOrderOutbox, type ShipOrder } from '../functions/order-worker/ship-order.js';
 import { shipmentNoticeOptions } from '../functions/shipment-notices/shipment-notice.js';
-import { startEventSource, type RunningEventSource } from '../local/event-source/index.js';
+import { startEventSource, type BatchReport, type RunningEventSource } from '../local/event-source/index.js';
 import { createQueue } from '../local/sqs/index.js';
 import { crashingHandler, crashingInvocations, type CrashPoint, type DyingInvocation, type OpenTransactionFate } from './crashing-handler.js';
 import { crashingPublisher } from './crashing-publisher.js';
@@ -38,7 +38,8 @@ export interface OutboxHopSettings {
 
 /** What the second hop runs with, besides its settings: the first hop's worker shape, to mirror it. */
 export interface StartOutboxHopOptions {
-  readonly stack: LocalStack;
+  /** Only its SQS client is used: the notice queue is made there. */
+  readonly stack: Pick<LocalStack, 'sqsClient'>;
   readonly plan: OutboxFaultPlan;
   readonly settings: OutboxHopSettings;
   /** The run's orders, whose rows and notices are the hop's to account for. */
@@ -49,6 +50,11 @@ export interface StartOutboxHopOptions {
   readonly db: Database;
   readonly environment?: () => LambdaEnvironment;
   readonly openTransactions: OpenTransactionFate;
+  /**
+   * The consumer name the order worker runs under: its outbox rows are written under it.
+   * @default 'ship-order'
+   */
+  readonly consumer?: string;
   readonly worker: {
     readonly pollers: number;
     readonly functionTimeoutMs: number;
@@ -57,6 +63,16 @@ export interface StartOutboxHopOptions {
     readonly visibilityTimeoutSeconds: number;
     readonly maxReceiveCount: number;
   };
+  /**
+   * More attributes of the notice queue and of its DLQ (a run that purges its inbox gives them a short MessageRetentionPeriod).
+   * @default none
+   */
+  readonly queueAttributes?: { readonly queue?: Readonly<Record<string, string>>; readonly deadLetter?: Readonly<Record<string, string>> };
+  /**
+   * Told of each batch the notice worker's poller handed to an invocation, and what became of it.
+   * @default none
+   */
+  readonly onBatch?: (batch: BatchReport) => void;
 }
 
 /** What the second hop did: its accounts from the database and the notice DLQ, and what was injected. */
@@ -86,6 +102,9 @@ export class OutboxHopNotSettledError extends Error {
 
 /** The second hop while it runs. */
 export interface OutboxHop {
+  /** The notice queue's URL, and its DLQ's. */
+  readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
   /** The order worker's outbox for one invocation: its sends go through the faults of the plan. */
   outboxFor(invocation: DyingInvocation): StatementOutboxOptions<ShipOrder, SQSRecord>;
   /** Waits until every outbox row of the run is dispatched and the notice queue is empty. */
@@ -112,11 +131,12 @@ export interface OutboxHop {
 export async function startOutboxHop(options: StartOutboxHopOptions): Promise<OutboxHop> {
   const { stack, plan, settings, worker } = options;
   const { queueUrl, deadLetterQueueUrl } = await createQueue(stack.sqsClient, NOTICE_QUEUE_NAME, {
-    attributes: { VisibilityTimeout: String(worker.visibilityTimeoutSeconds) },
-    deadLetter: { maxReceiveCount: worker.maxReceiveCount },
+    attributes: { VisibilityTimeout: String(worker.visibilityTimeoutSeconds), ...options.queueAttributes?.queue },
+    deadLetter: { maxReceiveCount: worker.maxReceiveCount, attributes: options.queueAttributes?.deadLetter },
   });
   const target = sqsTarget({ queueUrl, client: stack.sqsClient });
   const keys = options.orders.map((order) => order.key);
+  const consumer = options.consumer ?? SHIP_ORDER_CONSUMER;
   const noticeCrashes = { beforeCommit: 0, afterCommit: 0 };
   const tally = outcomeTally();
   // Messages the queue handed out under each idempotency key.
@@ -146,11 +166,12 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
         const key = record.messageAttributes['idempotency-key']?.stringValue ?? record.messageId;
         copies.set(key, (copies.get(key) ?? new Set()).add(record.messageId));
       }
+      options.onBatch?.(batch);
     },
     onError: () => undefined,
   });
   let relays: RunningRelaySchedule | undefined = startRelaySchedule({
-    consumer: SHIP_ORDER_CONSUMER,
+    consumer,
     db: options.db,
     environment: options.environment,
     targets: (run) => ({ [SHIPMENT_NOTICES_TARGET]: crashingPublisher(target, { invocation: run, crashAt: plan.relayCrashAt }) }),
@@ -167,6 +188,8 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
   };
 
   return {
+    queueUrl,
+    deadLetterQueueUrl: deadLetterQueueUrl!,
     outboxFor: (invocation) => shipOrderOutbox({
       [SHIPMENT_NOTICES_TARGET]: crashingPublisher(target, { invocation, crashAt: plan.sendCrashAt, onCrash: plan.onSendCrash }),
     }),
@@ -174,7 +197,7 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
       const deadline = performance.now() + timeoutMs;
       for (;;) {
         // Rows first: a row is marked only after its message is in the queue, so an empty queue read after no open rows is final.
-        const open = await countOpenOutboxRows(options.pool, SHIP_ORDER_CONSUMER, keys);
+        const open = await countOpenOutboxRows(options.pool, consumer, keys);
         const depth = await queueDepth(stack.sqsClient, queueUrl);
         if (open === 0 && depth.visible + depth.inFlight + depth.delayed === 0) return;
         if (performance.now() > deadline) throw new OutboxHopNotSettledError(open, depth, timeoutMs);
@@ -189,7 +212,7 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
       const parked = await drainQueue(stack.sqsClient, deadLetterQueueUrl!);
       const accounts = settleDownstream({
         shipped,
-        rows: await readOutboxRows(options.pool, SHIP_ORDER_CONSUMER, keys),
+        rows: await readOutboxRows(options.pool, consumer, keys),
         notices: await readNotices(options.pool, options.orders.map((order) => order.orderId)),
         parked: parked.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
       });

@@ -1,3 +1,4 @@
+import type { DownstreamAccounts } from '../downstream-accounts.js';
 import type { Workload, WorkerMode } from '../workload.js';
 
 /** An inbox row of a lane's consumer, as the table holds it or as the cleanup purged it. */
@@ -45,7 +46,8 @@ export interface LaneEvidence {
 export interface BrokenMessage {
   readonly lane: string;
   readonly key: string;
-  readonly problem: 'double effect' | 'unclaimed effect' | 'lost' | 'order break' | 'poison not rejected';
+  readonly problem: 'double effect' | 'unclaimed effect' | 'lost' | 'order break' | 'poison not rejected'
+    | 'double effect downstream' | 'lost downstream' | 'order break downstream';
 }
 
 /** One lane's accounts, every figure from the evidence. */
@@ -73,12 +75,14 @@ export interface LaneAccounts {
 /** The check of a whole run. */
 export interface ChaosVerdict {
   readonly lanes: readonly LaneAccounts[];
+  /** The second hop's accounts (`settleDownstream`), when the run had it. */
+  readonly downstream: (DownstreamAccounts & { readonly lane: string }) | undefined;
   /** Every broken message, in lane order. */
   readonly broken: readonly BrokenMessage[];
   readonly doubleEffects: number;
   readonly lost: number;
   readonly orderBreaks: number;
-  /** Lanes whose inbox rows or ledger do not add up. */
+  /** Lanes whose inbox rows or ledger do not add up, and the second hop's outbox rows not dispatched. */
   readonly sumBreaks: readonly string[];
   readonly ok: boolean;
 }
@@ -156,24 +160,37 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
  * the DLQ with its reason; no double effect, nothing lost, no effect written out of its FIFO
  * group's or partition's order; the inbox rows of each consumer (the purged ones included) as many
  * as its applied and rejected messages; in transaction mode the payments, the paid totals and the
- * applied orders' amounts equal.
+ * applied orders' amounts equal. With the second hop's accounts (`downstream`, settled from the
+ * outbox rows, the notices and the notice DLQ), its double effects, lost notices and order breaks
+ * per group count in the totals, named by the first hop's key of their order (an order break by the
+ * notice's key), and an outbox row not dispatched breaks the run.
  *
  * @example
  * ```ts
- * const verdict = checkChaos([fifoEvidence, standardEvidence, kafkaEvidence]);
+ * const verdict = checkChaos([fifoEvidence, standardEvidence, kafkaEvidence], { lane: 'shipment-notices', ...settleDownstream(hopEvidence) });
  * if (!verdict.ok) console.error(verdict.broken.slice(0, 5));
  * ```
  */
-export function checkChaos(lanes: readonly LaneEvidence[]): ChaosVerdict {
+export function checkChaos(lanes: readonly LaneEvidence[], downstream?: DownstreamAccounts & { readonly lane: string }): ChaosVerdict {
   const broken: BrokenMessage[] = [];
   const accounts = lanes.map((lane) => checkLane(lane, broken));
   const sumBreaks = accounts.flatMap((lane) => [
     ...(lane.inboxRowsMatch ? [] : [`${lane.lane}: inbox rows are not applied + rejected`]),
     ...(lane.ledgerEqual === false ? [`${lane.lane}: ledger sums differ`] : []),
   ]);
-  const total = (pick: (lane: LaneAccounts) => number) => accounts.reduce((sum, lane) => sum + pick(lane), 0);
+  if (downstream !== undefined) {
+    const keyOf = new Map(lanes.flatMap((lane) => lane.workload.orders.map((order) => [order.orderId, order.key] as const)));
+    const named = (orderIds: readonly string[], problem: BrokenMessage['problem']) =>
+      orderIds.map((orderId): BrokenMessage => ({ lane: downstream.lane, key: keyOf.get(orderId) ?? orderId, problem }));
+    broken.push(...named(downstream.doubleEffectOrders, 'double effect downstream'), ...named(downstream.lostOrders, 'lost downstream'),
+      ...downstream.orderBreakKeys.map((key): BrokenMessage => ({ lane: downstream.lane, key, problem: 'order break downstream' })));
+    if (downstream.notDispatched > 0) sumBreaks.push(`${downstream.lane}: ${downstream.notDispatched} outbox rows not dispatched`);
+    if (downstream.phantom > 0) sumBreaks.push(`${downstream.lane}: ${downstream.phantom} phantom notices or outbox rows (of orders not shipped, or keys of no outbox row)`);
+  }
+  const total = (pick: (lane: LaneAccounts | DownstreamAccounts) => number) => [...accounts, ...(downstream === undefined ? [] : [downstream])].reduce((sum, lane) => sum + pick(lane), 0);
   return {
     lanes: accounts,
+    downstream,
     broken,
     doubleEffects: total((lane) => lane.doubleEffects),
     lost: total((lane) => lane.lost),

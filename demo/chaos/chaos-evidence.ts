@@ -39,6 +39,21 @@ const rowsByKey = (rows: readonly { message_id: string; status: string; error: s
   new Map<string, InboxRow>(rows.map((row) => [row.message_id, { status: row.status, error: row.error }]));
 
 /**
+ * The inbox rows of a consumer that the cleanup purged during the run, and when each went.
+ *
+ * @example
+ * ```ts
+ * const { rows, purgedAt } = await readPurged(pool, 'shipment-notices');
+ * ```
+ */
+export async function readPurged(pool: pg.Pool, consumer: string): Promise<{ rows: ReadonlyMap<string, InboxRow>; purgedAt: PurgeTimes }> {
+  const purged = await pool.query<{ message_id: string; status: string; error: string | null; purged_ms: string }>(
+    `SELECT message_id, status, error, (extract(epoch FROM purged_at) * 1000)::bigint::text AS purged_ms
+     FROM chaos_purged_inbox WHERE consumer_name = $1`, [consumer]);
+  return { rows: rowsByKey(purged.rows), purgedAt: new Map(purged.rows.map((row) => [row.message_id, Number(row.purged_ms)])) };
+}
+
+/**
  * Reads a lane's evidence from the database: the effects on its orders, its consumer's inbox rows
  * (now and purged), when each effect was written, and in transaction mode the ledger's three sums.
  *
@@ -51,9 +66,7 @@ export async function readLaneEvidence(pool: pg.Pool, facts: LaneFacts): Promise
   const orderIds = facts.workload.orders.map((order) => order.orderId);
   const inbox = await pool.query<{ message_id: string; status: string; error: string | null }>(
     'SELECT message_id, status, error FROM consumed_message WHERE consumer_name = $1', [facts.consumer]);
-  const purged = await pool.query<{ message_id: string; status: string; error: string | null; purged_ms: string }>(
-    `SELECT message_id, status, error, (extract(epoch FROM purged_at) * 1000)::bigint::text AS purged_ms
-     FROM chaos_purged_inbox WHERE consumer_name = $1`, [facts.consumer]);
+  const purged = await readPurged(pool, facts.consumer);
   // Microseconds: a Date would round two close commits to one millisecond.
   const applied = await pool.query<{ order_id: string; at: string }>(
     `SELECT order_id, (extract(epoch FROM updated_at) * 1000000)::bigint::text AS at FROM orders
@@ -73,11 +86,11 @@ export async function readLaneEvidence(pool: pg.Pool, facts: LaneFacts): Promise
       ...facts,
       effects: await readEffects(pool, facts.mode, facts.workload.orders),
       inbox: rowsByKey(inbox.rows),
-      purged: rowsByKey(purged.rows),
-      inboxRowCount: inbox.rows.length + purged.rows.length,
+      purged: purged.rows,
+      inboxRowCount: inbox.rows.length + purged.rows.size,
       appliedAt: new Map(applied.rows.map((row) => [keyOf.get(row.order_id)!, BigInt(row.at)])),
       ...(ledger === undefined ? {} : { ledger }),
     },
-    purgedAt: new Map(purged.rows.map((row) => [row.message_id, Number(row.purged_ms)])),
+    purgedAt: purged.purgedAt,
   };
 }

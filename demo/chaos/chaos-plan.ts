@@ -1,5 +1,6 @@
 import { withDefaults } from '../../functions/inbox/internal.js';
 import { LocalConfigError } from '../../local/internal.js';
+import { OUTBOX_RUN_DEFAULTS } from '../outbox-run-options.js';
 import { seededRandom } from '../seeded-random.js';
 import { settingChecks } from '../setting-checks.js';
 
@@ -76,6 +77,13 @@ export interface ChaosOptions {
    */
   readonly lostDeletes?: number;
   /**
+   * The outbox's second hop on the FIFO lane: the ship-order worker's outbox sends each shipment to
+   * `shipment-notices.fifo`, read by the shipment-notice worker behind its own inbox, a relay
+   * schedule sending what invocations left, under the outbox run's send and relay faults.
+   * @default true
+   */
+  readonly outbox?: boolean;
+  /**
    * How long the queues may take to drain, in seconds, before the run fails.
    * @default 600
    */
@@ -125,6 +133,7 @@ export const CHAOS_DEFAULTS = {
   poison: 10,
   stuck: 2,
   lostDeletes: 3,
+  outbox: true,
   drainTimeoutSeconds: 600,
 } as const;
 
@@ -149,6 +158,7 @@ function checked(options: ChaosOptions): ChaosSettings {
   share('deliverTwiceRate');
   share('producerRetryRate');
   oneOf('driver', ['data-api', 'pg']);
+  if (typeof settings.outbox !== 'boolean') throw new LocalConfigError(`outbox must be true or false, but ${String(settings.outbox)} was given.`);
   if (settings.stuck + settings.lostDeletes + settings.poison > messages / 6) {
     throw new LocalConfigError(`stuck, lostDeletes and poison per lane must leave most of a lane's ${Math.floor(messages / 3)} messages ordinary, but ${settings.stuck + settings.lostDeletes + settings.poison} were asked.`);
   }
@@ -228,5 +238,7 @@ export function planLines(plan: ChaosPlan): string[] {
     `  per event    crashes ${settings.crashRate} of invocations (before or after a commit), twins ${settings.deliverTwiceRate} of messages, `
       + `lost producer answers, failed entries, lost Kafka acks and lost batch answers ${settings.producerRetryRate} each`,
     `  per lane     ${settings.poison} poison, ${settings.stuck} stuck orders, ${settings.lostDeletes} orders whose deletes are lost (SQS)`,
+    ...(settings.outbox ? [`  second hop   sqs-fifo's outbox to shipment-notices.fifo: send crashes ${OUTBOX_RUN_DEFAULTS.sendCrashRate} of sending invocations (after commit or after send), `
+      + `lost send answers and failed entries ${OUTBOX_RUN_DEFAULTS.sendFaultRate} each, ${OUTBOX_RUN_DEFAULTS.relayCrashes} relay crashes, two relays at once ${OUTBOX_RUN_DEFAULTS.relayTwiceRate} of firings`] : []),
   ];
 }

@@ -1,9 +1,22 @@
 import type { ChaosReport } from './run-chaos.js';
 
+/** The second hop's two lines, as the lanes have theirs: what the check found, then the faults. */
+function hopLines(hop: NonNullable<ChaosReport['hop']>, lane: string): string[] {
+  const { sendCrashes } = hop.faults;
+  return [
+    `${lane.padEnd(13)} ${hop.notices} notices written (${hop.sentAfterCommit} outbox rows sent after the commit, ${hop.sentByRelay} by the relay), ${hop.inDlq} in the notice DLQ, `
+      + `${hop.notDispatched} outbox rows not dispatched; ${hop.doubleEffects} double effects, ${hop.lost} lost, ${hop.orderBreaks} order breaks downstream`,
+    `${''.padEnd(13)} faults: ${sendCrashes.beforeSend} send crashes after the commit and before the send, ${sendCrashes.afterSend} after the send and before the mark, `
+      + `${hop.faults.lostSendAnswers} lost send answers, ${hop.faults.failedSendEntries} failed entries, ${hop.relay.crashes} relay crashes (${hop.relay.runs} relay runs, `
+      + `${hop.relay.twiceAtOnce} firings started two at once; errors: ${counts(hop.relay.errors)}), ${hop.noticeCrashes.beforeCommit} notice crashes before commit, `
+      + `${hop.noticeCrashes.afterCommit} after, ${hop.noticeTwins} twin deliveries; ${hop.resentCopies} notices sent again past the ${hop.deduplicationWindowMs} ms deduplication window`,
+  ];
+}
+
 const counts = (record: Readonly<Record<string, number>>) => Object.entries(record).map(([name, count]) => `${count} ${name}`).join(', ') || 'none';
 
 /**
- * The chaos run's report as `npm run chaos` prints it: per lane what the check found, the faults,
+ * The chaos run's report as `npm run chaos` prints it: per lane (and for the second hop) what the check found, the faults,
  * the cleanup and the retention rule, the first broken messages with their delivery history, and
  * last the one line: `chaos: <N> messages, <F> faults, 0 double effects, 0 lost, 0 order breaks, drained in <s> s`.
  *
@@ -23,6 +36,7 @@ export function chaosReportLines(report: ChaosReport): string[] {
     lines.push(`${''.padEnd(13)} faults: ${faults.crashesBeforeCommit} crashes before commit, ${faults.crashesAfterCommit} after, ${faults.twins} twin deliveries, ${faults.lostDeletes} lost deletes, `
       + `${faults.lostProducerAnswers} lost batch answers to the producer, ${faults.failedEntries} failed entries, ${faults.lostAcks} lost acks, ${faults.lostBatchAnswers} lost batch answers to the poller`);
   }
+  if (report.hop !== undefined) lines.push(...hopLines(report.hop, verdict.downstream?.lane ?? 'second hop'));
   for (const mark of report.timeline.marks.filter((entry) => plan.timed.some((fault) => fault.id === entry.id) || entry.kind === 'redrive')) {
     lines.push(`${mark.id.padEnd(20)} at ${(mark.atMs / 1000).toFixed(1)} s for ${(mark.durationMs / 1000).toFixed(1)} s${mark.detail === undefined ? '' : ` (${mark.detail})`}`);
   }

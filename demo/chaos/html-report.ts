@@ -1,6 +1,7 @@
 import type { FaultMark, TimelineSample } from './timeline.js';
 import type { ChaosReport } from './run-chaos.js';
 import { chaosReportLines } from './chaos-report-lines.js';
+import { HOP_LANE } from './hop-lane.js';
 
 const WIDTH = 960;
 const HEIGHT = 150;
@@ -24,6 +25,28 @@ const SERIES: readonly Series[] = [
   { title: 'in flight', value: (sample) => sample.inFlight },
   { title: 'backlog (visible, and the Kafka lag)', value: (sample) => sample.backlog },
 ];
+
+/** The second hop's charts, with the outbox. */
+const HOP_SERIES: readonly Series[] = [
+  { title: `second hop: ${HOP_LANE} deliveries per second`, value: (sample, spanMs) => ((sample.laneDeliveries[HOP_LANE] ?? 0) * 1000) / spanMs },
+  { title: 'second hop: shipment notices written per second', value: (sample, spanMs) => (sample.noticesWritten * 1000) / spanMs },
+];
+
+/** The second hop's faults, counted, for the faults table. */
+function hopFaultRows(hop: NonNullable<ChaosReport['hop']>): string {
+  const faults: [string, number][] = [
+    ['send crash after the commit, before the send', hop.faults.sendCrashes.beforeSend],
+    ['send crash after the send, before the mark', hop.faults.sendCrashes.afterSend],
+    ['lost send answer', hop.faults.lostSendAnswers],
+    ['failed send entry', hop.faults.failedSendEntries],
+    ['relay crash', hop.relay.crashes],
+    ['two relays at once', hop.relay.twiceAtOnce],
+    ['notice crash before commit', hop.noticeCrashes.beforeCommit],
+    ['notice crash after commit', hop.noticeCrashes.afterCommit],
+    ['notice twin delivery', hop.noticeTwins],
+  ];
+  return faults.map(([name, count]) => `<tr data-hop-fault="${escape(name)}"><td>${escape(name)}</td><td>${count}</td></tr>`).join('');
+}
 
 /** One chart: the series as a line, the faults as bands (with a duration) or ticks (instants) behind it. */
 function chart(series: Series, samples: readonly TimelineSample[], marks: readonly FaultMark[], endMs: number): string {
@@ -53,7 +76,8 @@ function chart(series: Series, samples: readonly TimelineSample[], marks: readon
  * The chaos run as one self-contained HTML page (inline SVG, no script, nothing fetched):
  * deliveries, commits and failures per second, in-flight and backlog over time, every fault of
  * the plan drawn as a band where it really happened (crashes and cleanup runs as ticks), a table of
- * every fault with its planned and actual time, and the report's lines.
+ * every fault with its planned and actual time, and the report's lines; with the second hop, its
+ * deliveries and notices written per second and a table of its faults.
  *
  * @example
  * ```ts
@@ -79,7 +103,8 @@ export function chaosHtmlReport(report: ChaosReport): string {
     + '<style>body{font-family:system-ui,sans-serif;margin:20px;max-width:1000px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px}pre{font-size:12px;white-space:pre-wrap}</style></head><body>'
     + `<h1>Chaos run: seed ${plan.settings.seed}, ${plan.settings.messages} messages, ${escape(plan.settings.driver)} driver</h1>`
     + `<p>${legend}</p><p>Bands: the plan's faults where they really happened; ticks on top: cleanup runs (${cleanups}); ticks at the bottom: crashed invocations (${crashes}). Hover for details.</p>`
-    + SERIES.map((series) => chart(series, timeline.samples, timeline.marks, endMs)).join('')
+    + [...SERIES, ...(report.hop === undefined ? [] : HOP_SERIES)].map((series) => chart(series, timeline.samples, timeline.marks, endMs)).join('')
     + `<h2>Faults</h2><table><tr><th>fault</th><th>planned</th><th>happened</th></tr>${rows}</table>`
+    + (report.hop === undefined ? '' : `<h2>Second hop faults (${HOP_LANE})</h2><table><tr><th>fault</th><th>times</th></tr>${hopFaultRows(report.hop)}</table>`)
     + `<h2>Report</h2><pre>${escape(chaosReportLines(report).join('\n'))}</pre></body></html>\n`;
 }

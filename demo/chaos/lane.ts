@@ -112,15 +112,21 @@ export function stuckSession(pool: pg.Pool, orderIds: readonly string[]): { lock
     // After a restart its session is gone already: nothing to roll back.
     await ending?.().catch(() => undefined);
   };
-  return {
-    lock: async () => {
-      if (orderIds.length === 0) return;
-      await end();
-      // Just after a restart the pool may hand out a connection the restart ended: try a few times.
-      release = await retry(() => lockOrders(pool, orderIds), { attempts: 10, backoff: { baseMs: 200, maxMs: 2000, jitter: 'none' }, retryable: () => true });
-    },
-    release: end,
+  const take = async () => {
+    if (orderIds.length === 0) return;
+    await end();
+    // Just after a restart the pool may hand out a connection the restart ended: try a few times.
+    release = await retry(() => lockOrders(pool, orderIds), { attempts: 10, backoff: { baseMs: 200, maxMs: 2000, jitter: 'none' }, retryable: () => true });
   };
+  // One after another: a relock after a restart while the first lock (or another relock) is still
+  // being taken would otherwise wait for ever on the row locks of the session it overlaps.
+  let queue: Promise<void> = Promise.resolve();
+  const inTurn = (step: () => Promise<void>) => {
+    const turn = queue.then(step);
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+  return { lock: () => inTurn(take), release: () => inTurn(end) };
 }
 
 /**

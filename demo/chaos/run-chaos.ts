@@ -3,18 +3,22 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import pg from 'pg';
 import type { Database } from '../../functions/inbox/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
+import { SHIPMENT_NOTICES_CONSUMER } from '../../functions/shipment-notices/shipment-notice.js';
 import { localDataApiClient, localDataApiDatabase } from '../../local/data-api/index.js';
 import { createScratchDatabase } from '../../local/index.js';
 import { startPostgres } from '../../local/postgres/index.js';
 import { createQueue, localSqsClient, startSqs, type SqsFaults } from '../../local/sqs/index.js';
 import { releaseAll } from '../main-job.js';
+import { NOTICE_QUEUE_NAME, type OutboxHopReport } from '../outbox-hop.js';
+import { OUTBOX_SCALED_DEFAULTS } from '../outbox-run-options.js';
 import { seedOrders } from '../order-rows.js';
 import { migrateReferenceDatabase } from '../reference-database.js';
 import { seededRandom } from '../seeded-random.js';
 import { orderWorkload, type Workload, type WorkerMode } from '../workload.js';
 import { checkChaos, type ChaosVerdict } from './chaos-check.js';
-import { PURGE_AUDIT_SQL, readLaneEvidence } from './chaos-evidence.js';
+import { PURGE_AUDIT_SQL, readLaneEvidence, readPurged } from './chaos-evidence.js';
 import { chaosPlan, type ChaosOptions, type ChaosPlan } from './chaos-plan.js';
+import { chaosHop, HOP_LANE, type ChaosHop, type ChaosHopFaults } from './hop-lane.js';
 import { scheduleCleanup, type CleanupRuns } from './cleanup-schedule.js';
 import { scheduleFaults } from './fault-schedule.js';
 import { kafkaLane } from './kafka-lane.js';
@@ -40,6 +44,8 @@ export interface ChaosReport {
   /** Redeliveries (a receive or attempt past the first) of any key after the cleanup's first purge: the purges ran while they came. */
   readonly redeliveriesAfterFirstPurge: number;
   readonly dataApiErrors: Readonly<Record<string, number>>;
+  /** The second hop's report (the outbox run's) and the notice copies to two pollers, unless the run had `outbox: false`. */
+  readonly hop: (OutboxHopReport & ChaosHopFaults) | undefined;
   /** Seconds from the producers' start until every queue had drained after the redrive. */
   readonly drainedSeconds: number;
 }
@@ -52,6 +58,7 @@ const VISIBILITY_TIMEOUT_SECONDS = 2;
 const receivesThrough = (pauseSeconds: number) => Math.ceil(pauseSeconds / VISIBILITY_TIMEOUT_SECONDS) + 5;
 const retriesThrough = (pauseSeconds: number) => Math.ceil(pauseSeconds / 0.75) + 5;
 const POLLERS = 3;
+const FUNCTION_TIMEOUT_MS = 15_000;
 
 /** A lane's workload, with its stuck orders sent last: their DLQ stay before the redrive stays short, inside the DLQ's retention. */
 function laneWorkload(messages: number, fifo: boolean, mode: WorkerMode, plan: ChaosPlan, seed: number): Workload {
@@ -133,14 +140,23 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
     const urls = new Map<string, { queueUrl: string; deadLetterQueueUrl: string }>();
     // The lanes' faults go to the SQS emulator at its start, so the lanes come first and find its client once it runs.
     const laneClient = (): SQSClient => client;
+    // The second hop draws from a stream of its own, so turning it off never shifts the lanes' faults.
+    const hop: ChaosHop | undefined = settings.outbox ? chaosHop(context, {
+      workload: workloads.fifo, consumer: 'chaos-fifo', random: seededRandom(settings.seed ^ 0x54), pollers: POLLERS, functionTimeoutMs: FUNCTION_TIMEOUT_MS,
+      visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS, queueRetentionSeconds: plan.queueRetentionSeconds, deadLetterRetentionSeconds: plan.deadLetterRetentionSeconds,
+    }) : undefined;
     const sqsLanes = [
       sqsLane(context, { name: 'sqs-fifo', consumer: 'chaos-fifo', mode: 'statement', workload: workloads.fifo, queueName: 'chaos-orders.fifo', client: laneClient,
-        queueUrls: () => urls.get('chaos-orders.fifo')!, lostDeleteOrders: lostDeleteOrders(workloads.fifo, settings.lostDeletes), random: seededRandom(settings.seed ^ 0x51), pollers: POLLERS }),
+        queueUrls: () => urls.get('chaos-orders.fifo')!, lostDeleteOrders: lostDeleteOrders(workloads.fifo, settings.lostDeletes), random: seededRandom(settings.seed ^ 0x51), pollers: POLLERS,
+        outboxFor: (invocation) => hop?.outboxFor(invocation) }),
       sqsLane(context, { name: 'sqs-standard', consumer: 'chaos-standard', mode: 'transaction', workload: workloads.standard, queueName: 'chaos-orders', client: laneClient,
         queueUrls: () => urls.get('chaos-orders')!, lostDeleteOrders: lostDeleteOrders(workloads.standard, settings.lostDeletes), random: seededRandom(settings.seed ^ 0x52), pollers: POLLERS }),
     ];
     const byQueue = new Map<string | undefined, SqsFaults>([['chaos-orders.fifo', sqsLanes[0]!.sqsFaults!], ['chaos-orders', sqsLanes[1]!.sqsFaults!]]);
+    if (hop !== undefined) byQueue.set(NOTICE_QUEUE_NAME, hop.sqsFaults);
     const sqs = await startSqs({
+      // With the second hop, the outbox run's window: a notice sent again after a crash between its send and its mark reaches the notice worker's inbox.
+      ...(hop === undefined ? {} : { deduplicationWindowMs: OUTBOX_SCALED_DEFAULTS.deduplicationWindowMs }),
       faults: {
         deliverTwice: (message) => byQueue.get(message.queueName)?.deliverTwice?.(message) ?? false,
         failSendEntry: (entry) => byQueue.get(entry.queueName)?.failSendEntry?.(entry) ?? false,
@@ -163,23 +179,32 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
       kafkaLane(context, { name: 'kafka', consumer: 'chaos-kafka', mode: 'transaction', workload: workloads.kafka, partitions: 8, random: seededRandom(settings.seed ^ 0x53), pollers: POLLERS, retryAttempts: retriesThrough(settings.pauseSeconds) }),
     ];
     steps.push(() => Promise.all(lanes.map((lane) => lane.close())));
+    if (hop !== undefined) {
+      await hop.start(client);
+      steps.push(() => hop.close());
+    }
     for (const lane of sqsLanes) await lane.start();
+    const depthOf = [...lanes, ...(hop === undefined ? [] : [hop])];
 
     // The timeline's samples: commits from the inbox (rows now and purged), depths from the queues and the log.
     let commitsSoFar = 0;
+    let noticesSoFar = 0;
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
         await new Promise((resolve) => setTimeout(resolve, 500));
-        const depths = await Promise.all(lanes.map((lane) => lane.depth().catch(() => ({ backlog: 0, inFlight: 0 }))));
-        const rows = await pool.query<{ rows: string }>('SELECT ((SELECT count(*) FROM consumed_message) + (SELECT count(*) FROM chaos_purged_inbox))::text AS rows')
-          .then((result) => Number(result.rows[0]!.rows), () => commitsSoFar);
+        const depths = await Promise.all(depthOf.map((lane) => lane.depth().catch(() => ({ backlog: 0, inFlight: 0 }))));
+        const { rows, notices } = await pool.query<{ rows: string; notices: string }>(
+          'SELECT ((SELECT count(*) FROM consumed_message) + (SELECT count(*) FROM chaos_purged_inbox))::text AS rows, (SELECT count(*) FROM shipment_notice)::text AS notices')
+          .then((result) => ({ rows: Number(result.rows[0]!.rows), notices: Number(result.rows[0]!.notices) }), () => ({ rows: commitsSoFar, notices: noticesSoFar }));
         timeline.sample({
           commits: Math.max(0, rows - commitsSoFar),
           backlog: depths.reduce((total, depth) => total + depth.backlog, 0),
           inFlight: depths.reduce((total, depth) => total + depth.inFlight, 0),
+          noticesWritten: Math.max(0, notices - noticesSoFar),
         });
         commitsSoFar = Math.max(commitsSoFar, rows);
+        noticesSoFar = Math.max(noticesSoFar, notices);
         const last = timeline.samples.at(-1)!;
         if (last.atMs - lastSaidMs >= 15_000) {
           lastSaidMs = last.atMs;
@@ -219,16 +244,28 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
     const redriven = (await Promise.all(lanes.map((lane) => lane.redrive()))).reduce((total, moved) => total + moved, 0);
     timeline.mark({ id: 'dlq-redrive', kind: 'redrive', atMs: redriveAt, durationMs: timeline.now() - redriveAt, detail: `${redriven} messages moved back` });
     await until(allDrained, timeoutMs, 'the redriven messages were not consumed');
+    // The second hop settles after the first: the relays send what the last invocations left; then its DLQ is redriven too.
+    let hopRedriven = 0;
+    if (hop !== undefined) {
+      await hop.settled(timeoutMs);
+      const at = timeline.now();
+      hopRedriven = await hop.redrive();
+      timeline.mark({ id: 'notice-dlq-redrive', kind: 'redrive', atMs: at, durationMs: timeline.now() - at, detail: `${hopRedriven} notices moved back` });
+      await hop.settled(timeoutMs);
+    }
     const drainedSeconds = (timeline.now() - producing) / 1000;
     const cleanupRuns = await cleanup.stop();
     await Promise.all(lanes.map((lane) => lane.stop()));
     onStage('checking');
 
     const read = await Promise.all(lanes.map(async (lane) => readLaneEvidence(pool, await lane.facts())));
-    const verdict = checkChaos(read.map((entry) => entry.evidence));
+    const fifoEffects = read[0]!.evidence.effects;
+    const hopReport = await hop?.finish(workloads.fifo.orders.filter((order) => (fifoEffects.get(order.orderId) ?? 0) >= 1).map((order) => order.orderId));
+    const verdict = checkChaos(read.map((entry) => entry.evidence), hopReport === undefined ? undefined : { ...hopReport, lane: HOP_LANE });
+    const purgeTimes = [...read.map((entry) => entry.purgedAt), ...(hop === undefined ? [] : [(await readPurged(pool, SHIPMENT_NOTICES_CONSUMER)).purgedAt])];
     let deliveriesAfterPurge = 0;
     let firstPurgeMs = Number.POSITIVE_INFINITY;
-    for (const { purgedAt } of read) {
+    for (const purgedAt of purgeTimes) {
       for (const [key, epochMs] of purgedAt) {
         firstPurgeMs = Math.min(firstPurgeMs, epochMs - epochAtStart);
         deliveriesAfterPurge += timeline.deliveriesOf(key).filter((delivery) => delivery.atMs > epochMs - epochAtStart).length;
@@ -238,10 +275,11 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
     for (const delivery of timeline.allDeliveries()) if (delivery.atMs > firstPurgeMs && delivery.receive > 1) redeliveriesAfterFirstPurge += 1;
     const laneFaults = Object.fromEntries(lanes.map((lane) => [lane.name, lane.faults]));
     const perLane = settings.poison + settings.stuck;
-    const faults = plan.timed.length + 1 + lanes.reduce((total, lane) => total + sum(lane.faults), 0) + lanes.length * perLane;
+    const hopFaults = hop === undefined || hopReport === undefined ? 0 : hop.faultCount(hopReport);
+    const faults = plan.timed.length + (hop === undefined ? 1 : 2) + lanes.reduce((total, lane) => total + sum(lane.faults), 0) + lanes.length * perLane + hopFaults;
     return {
-      plan, verdict, timeline, laneFaults, faults, cleanup: cleanupRuns, redriven, deliveriesAfterPurge, redeliveriesAfterFirstPurge,
-      dataApiErrors: dataApi.stats().errors, drainedSeconds,
+      plan, verdict, timeline, laneFaults, faults, cleanup: cleanupRuns, redriven: redriven + hopRedriven, deliveriesAfterPurge, redeliveriesAfterFirstPurge,
+      dataApiErrors: dataApi.stats().errors, drainedSeconds, hop: hop === undefined || hopReport === undefined ? undefined : { ...hopReport, ...hop.faults },
     };
   } finally {
     await release();

@@ -1,8 +1,11 @@
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import type { StatementOutboxOptions } from '../../functions/inbox/outbox/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
+import type { ShipOrder } from '../../functions/order-worker/ship-order.js';
 import { startEventSource, type RunningEventSource } from '../../local/event-source/index.js';
 import { redriveDeadLetters, type SqsFaults } from '../../local/sqs/index.js';
-import { crashingHandler } from '../crashing-handler.js';
+import { crashingHandler, type DyingInvocation } from '../crashing-handler.js';
 import { faultPlan } from '../fault-plan.js';
 import { drainQueue, queueDepth } from '../local-stack.js';
 import { lostDeleteFault, workerOptions } from '../main-job.js';
@@ -24,6 +27,11 @@ export interface SqsLaneOptions {
   readonly lostDeleteOrders: readonly string[];
   readonly random: () => number;
   readonly pollers: number;
+  /**
+   * The worker's outbox for one invocation (statement mode: the second hop's).
+   * @default none
+   */
+  readonly outboxFor?: (invocation: DyingInvocation) => StatementOutboxOptions<ShipOrder, SQSRecord> | undefined;
 }
 
 const attribute = (record: { messageAttributes?: Record<string, { stringValue?: string }> }) => record.messageAttributes?.['idempotency-key']?.stringValue ?? '';
@@ -84,7 +92,7 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
         handler: crashingHandler({
           db: context.db,
           environment: environments.make,
-          worker: (db) => workerOptions(options.mode, db, { consumer: options.consumer, lockTimeoutMs: 500 }),
+          worker: (db, invocation) => workerOptions(options.mode, db, { consumer: options.consumer, lockTimeoutMs: 500 }, options.outboxFor?.(invocation)),
           plan: plan.crashAt,
           openTransactions: context.driver === 'pg' ? 'rolled-back' : 'abandoned',
           onCrash: crashCounter(options.name, faults, context.timeline),

@@ -12,6 +12,10 @@ export interface TimelineSample {
   readonly inFlight: number;
   /** Messages waiting now: visible in the queues and the Kafka lag. */
   readonly backlog: number;
+  /** Records handed to invocations since the last sample, by lane. */
+  readonly laneDeliveries: Readonly<Record<string, number>>;
+  /** Shipment notices written since the last sample (the second hop's effects). */
+  readonly noticesWritten: number;
 }
 
 /** A fault as it happened: a timed one from the plan, a cleanup run, the redrive, a crash. */
@@ -52,7 +56,7 @@ export class Timeline {
   public readonly marks: FaultMark[] = [];
   private readonly history = new Map<string, Delivery[]>();
   private readonly startedAt = performance.now();
-  private pending = { deliveries: 0, failures: 0 };
+  private pending = { deliveries: 0, failures: 0, laneDeliveries: {} as Record<string, number> };
 
   /** Milliseconds since the timeline began. */
   public now(): number {
@@ -64,6 +68,7 @@ export class Timeline {
     if (list === undefined) this.history.set(key, [delivery]);
     else list.push(delivery);
     this.pending.deliveries += 1;
+    this.pending.laneDeliveries[delivery.lane] = (this.pending.laneDeliveries[delivery.lane] ?? 0) + 1;
     if (delivery.outcome === 'failed') this.pending.failures += 1;
   }
 
@@ -82,8 +87,8 @@ export class Timeline {
   }
 
   /** Closes a sample: the counts since the last one, and the levels given. */
-  public sample(levels: { commits: number; inFlight: number; backlog: number }): void {
-    this.samples.push({ atMs: this.now(), ...this.pending, ...levels });
-    this.pending = { deliveries: 0, failures: 0 };
+  public sample(levels: { commits: number; inFlight: number; backlog: number; noticesWritten?: number }): void {
+    this.samples.push({ atMs: this.now(), ...this.pending, noticesWritten: 0, ...levels });
+    this.pending = { deliveries: 0, failures: 0, laneDeliveries: {} };
   }
 }

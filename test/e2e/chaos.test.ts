@@ -24,8 +24,25 @@ describe('the chaos run (npm run chaos), small and with short fault windows', ()
       expect(html).toContain(`<tr data-fault="${fault}">`);
       expect(html).toMatch(new RegExp(`<title>${fault} at \\d+\\.\\d s`));
     }
+    // The second hop: the FIFO lane's shipments went on through its outbox, each to one notice, under its own faults.
+    const fifoApplied = report.verdict.lanes[0]!.applied;
+    expect(report.verdict.downstream).toMatchObject({ lane: 'shipment-notices', notices: fifoApplied, notDispatched: 0, doubleEffects: 0, lost: 0, orderBreaks: 0 });
+    expect(report.hop!.sentAfterCommit + report.hop!.sentByRelay).toBe(fifoApplied);
+    expect(report.hop!.relay.runs).toBeGreaterThan(0);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^shipment-notices ${fifoApplied} notices written \\(\\d+ outbox rows sent after the commit, \\d+ by the relay\\), \\d+ in the notice DLQ, `
+      + '0 outbox rows not dispatched; 0 double effects, 0 lost, 0 order breaks downstream$')));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +faults: \d+ send crashes after the commit and before the send, \d+ after the send and before the mark, \d+ lost send answers/));
+    expect(html).toContain('<h3>second hop: shipment-notices deliveries per second</h3>');
+    expect(html).toContain('<tr data-hop-fault="lost send answer">');
     expect(report.redriven).toBeGreaterThan(0);
     expect(report.cleanup.runs).toBeGreaterThan(0);
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+  }, 240_000);
+
+  it('runs without the second hop with outbox: false', async () => {
+    const report = await runChaos({ messages: 120, seed: 6, sendSeconds: 5, pauseSeconds: 1, poison: 1, stuck: 0, lostDeletes: 0, outbox: false });
+
+    expect(chaosReportLines(report).at(-1)).toMatch(/^chaos: 120 messages, \d+ faults, 0 double effects, 0 lost, 0 order breaks, drained in \d+\.\d s$/);
+    expect(report).toMatchObject({ hop: undefined, verdict: { ok: true, downstream: undefined } });
   }, 240_000);
 });

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkChaos, type LaneEvidence } from '../../demo/chaos/chaos-check.js';
 import { PURGE_AUDIT_SQL, readLaneEvidence, type LaneFacts } from '../../demo/chaos/chaos-evidence.js';
 import { fifoSequences } from '../../demo/chaos/fifo-sequences.js';
+import { settleDownstream } from '../../demo/downstream-accounts.js';
+import { readNotices, readOutboxRows } from '../../demo/outbox-rows.js';
 import { seedOrders } from '../../demo/order-rows.js';
 import { seededRandom } from '../../demo/seeded-random.js';
 import { orderWorkload, type Workload, type WorkerMode } from '../../demo/workload.js';
@@ -186,5 +188,84 @@ describe('the chaos check, on a database state', () => {
     const verdict = checkChaos([await evidenceOf(facts(workload, 'transaction', 'chaos-standard'))]);
 
     expect(verdict).toMatchObject({ ok: false, sumBreaks: ['sqs-fifo: ledger sums differ'] });
+  });
+});
+
+/**
+ * Writes the second hop as its workers would: an OrderShipped outbox row per order (in its group's
+ * order, dispatched unless named), then the notices of `noticeOrder` (order indexes, in the order written).
+ */
+async function shipDownstream(workload: Workload, noticeOrder: readonly number[], open: readonly number[] = []): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [index, order] of workload.orders.entries()) {
+    const { rows: [row] } = await database.pool.query<{ id: string }>(
+      `INSERT INTO outbox_message (id, consumer_name, message_key, target, body, group_id, group_seq, size_bytes, dispatched_at)
+       VALUES (gen_random_uuid(), 'chaos-fifo', $1, 'shipmentNotices', $2, 'customer-0', $3, 10, CASE WHEN $4 THEN NULL ELSE now() END) RETURNING id`,
+      [order.key, JSON.stringify({ type: 'OrderShipped', orderId: order.orderId }), index + 1, open.includes(index)]);
+    ids.push(row!.id);
+  }
+  for (const index of noticeOrder) {
+    await database.pool.query("INSERT INTO shipment_notice (order_id, message_key, group_id) VALUES ($1, $2, 'customer-0')", [workload.orders[index]!.orderId, ids[index]]);
+  }
+  return ids;
+}
+
+/** The check with the second hop's accounts, settled from the rows and notices written (no notice DLQ). */
+async function checkWithDownstream(workload: Workload, shipped: readonly string[] = workload.orders.map((order) => order.orderId)) {
+  const orderIds = workload.orders.map((order) => order.orderId);
+  const accounts = settleDownstream({
+    shipped, rows: await readOutboxRows(database.pool, 'chaos-fifo', workload.keys), notices: await readNotices(database.pool, orderIds), parked: [],
+  });
+  return checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo'))], { ...accounts, lane: 'shipment-notices' });
+}
+
+describe('the chaos check of the second hop (outbox rows, shipment notices), on a database state', () => {
+  it('passes a hop where every shipped order has one notice, in its group\'s order, every row dispatched', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    await shipDownstream(workload, [0, 1, 2, 3, 4, 5]);
+
+    const verdict = await checkWithDownstream(workload);
+
+    expect(verdict).toMatchObject({ ok: true, broken: [], doubleEffects: 0, lost: 0, orderBreaks: 0, downstream: { notices: 6, notDispatched: 0, lane: 'shipment-notices' } });
+  });
+
+  it('names the order with two notices as a double effect downstream, and the shipped order without one as lost downstream, in the totals', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    await shipDownstream(workload, [0, 2, 3, 3, 4, 5]);
+
+    const verdict = await checkWithDownstream(workload);
+
+    expect(verdict.ok).toBe(false);
+    expect(verdict.broken).toEqual([
+      { lane: 'shipment-notices', key: workload.orders[3]!.key, problem: 'double effect downstream' },
+      { lane: 'shipment-notices', key: workload.orders[1]!.key, problem: 'lost downstream' },
+    ]);
+    expect(verdict).toMatchObject({ doubleEffects: 1, lost: 1, orderBreaks: 0, lanes: [{ doubleEffects: 0, lost: 0 }] });
+  });
+
+  it('names a notice written before an earlier row\'s of its group as an order break downstream, and breaks on an outbox row not dispatched', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const ids = await shipDownstream(workload, [0, 2, 1, 3, 4, 5], [5]);
+
+    const verdict = await checkWithDownstream(workload);
+
+    expect(verdict.broken).toEqual([{ lane: 'shipment-notices', key: ids[1], problem: 'order break downstream' }]);
+    expect(verdict).toMatchObject({ ok: false, orderBreaks: 1, sumBreaks: ['shipment-notices: 1 outbox rows not dispatched'] });
+  });
+
+  it('breaks on a notice of an order that never shipped (a message sent for a transaction that rolled back)', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    await shipDownstream(workload, [0, 1, 2, 3, 4, 5]);
+    // The last order's effect is gone (its transaction rolled back), yet its row and notice went out.
+    const shipped = workload.orders.slice(0, -1).map((order) => order.orderId);
+
+    const verdict = await checkWithDownstream(workload, shipped);
+
+    expect(verdict).toMatchObject({ ok: false, broken: [], downstream: { phantom: 2 } });
+    expect(verdict.sumBreaks).toEqual([expect.stringMatching(/^shipment-notices: 2 phantom notices/)]);
   });
 });

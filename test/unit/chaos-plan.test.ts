@@ -44,4 +44,13 @@ describe('the chaos fault plan', () => {
     expect(() => chaosPlan({ messages: 120, poison: 30 })).toThrow(/must leave most of a lane's 40 messages ordinary/);
     expect(() => chaosPlan({ driver: 'mysql' as 'pg' })).toThrow(/driver/);
   });
+
+  it('has the second hop unless outbox is false, prints its faults, and refuses an outbox that is not true or false', () => {
+    const hopLine = (outbox?: boolean) => planLines(chaosPlan({ outbox })).filter((line) => line.startsWith('  second hop'));
+
+    expect(chaosPlan().settings.outbox).toBe(true);
+    expect(hopLine()).toEqual([expect.stringContaining("sqs-fifo's outbox to shipment-notices.fifo: send crashes 0.05")]);
+    expect(hopLine(false)).toEqual([]);
+    expect(() => chaosPlan({ outbox: 'no' as unknown as boolean })).toThrow(new LocalConfigError('outbox must be true or false, but no was given.'));
+  });
 });

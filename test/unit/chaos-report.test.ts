@@ -6,6 +6,7 @@ import { chaosHtmlReport } from '../../demo/chaos/html-report.js';
 import { noFaults } from '../../demo/chaos/lane.js';
 import type { ChaosReport } from '../../demo/chaos/run-chaos.js';
 import { Timeline } from '../../demo/chaos/timeline.js';
+import { settleDownstream } from '../../demo/downstream-accounts.js';
 import { seededRandom } from '../../demo/seeded-random.js';
 import { orderWorkload } from '../../demo/workload.js';
 
@@ -14,21 +15,64 @@ const workload = orderWorkload({ orders: 3, poison: 0, stuck: 0, groups: 1, fifo
 const twice = workload.orders[1]!;
 
 /** A run's report from evidence and a timeline made by hand: one order applied twice. */
+const laneEvidence = (): LaneEvidence => ({
+  lane: 'sqs-fifo', consumer: 'chaos-fifo', mode: 'statement', workload,
+  effects: new Map(workload.orders.map((order) => [order.orderId, order === twice ? 2 : 1])),
+  inbox: new Map(workload.orders.map((order) => [order.key, { status: 'processed', error: null }])),
+  purged: new Map(), inboxRowCount: 3, parked: [], notSent: new Set(), reached: new Set(), sequences: new Map(), appliedAt: new Map(),
+});
+
 function reportOf(timeline: Timeline): ChaosReport {
-  const evidence: LaneEvidence = {
-    lane: 'sqs-fifo', consumer: 'chaos-fifo', mode: 'statement', workload,
-    effects: new Map(workload.orders.map((order) => [order.orderId, order === twice ? 2 : 1])),
-    inbox: new Map(workload.orders.map((order) => [order.key, { status: 'processed', error: null }])),
-    purged: new Map(), inboxRowCount: 3, parked: [], notSent: new Set(), reached: new Set(), sequences: new Map(), appliedAt: new Map(),
-  };
   return {
-    plan, verdict: checkChaos([evidence]), timeline, laneFaults: { 'sqs-fifo': noFaults() }, faults: 7,
+    plan, verdict: checkChaos([laneEvidence()]), timeline, laneFaults: { 'sqs-fifo': noFaults() }, faults: 7,
     cleanup: { runs: 2, failed: 0, deleted: 0 }, redriven: 0, deliveriesAfterPurge: 0, redeliveriesAfterFirstPurge: 0,
-    dataApiErrors: {}, drainedSeconds: 12.34,
+    dataApiErrors: {}, drainedSeconds: 12.34, hop: undefined,
+  };
+}
+
+/** The same run with a second hop whose first order got two notices. */
+function reportWithHop(): ChaosReport {
+  const base = reportOf(new Timeline());
+  const [first, second] = [workload.orders[0]!, workload.orders[2]!];
+  const accounts = settleDownstream({
+    shipped: [first.orderId, second.orderId],
+    rows: [first, second].map((order, index) => ({ id: `row-${index}`, orderId: order.orderId, groupId: 'g', groupSeq: index + 1, dispatched: true, byRelay: index === 1 })),
+    notices: [first, first, second].map((order, index) => ({ orderId: order.orderId, key: `row-${index === 2 ? 1 : 0}`, groupId: 'g' })),
+    parked: [],
+  });
+  return {
+    ...base,
+    faults: 9,
+    verdict: checkChaos([laneEvidence()], { ...accounts, lane: 'shipment-notices' }),
+    hop: {
+      ...accounts, unguardedNotices: false, deduplicationWindowMs: 2500, relay: { runs: 40, twiceAtOnce: 6, crashes: 2, errors: {} },
+      faults: { sendCrashes: { beforeSend: 1, afterSend: 2 }, lostSendAnswers: 3, failedSendEntries: 4 }, noticeCrashes: { beforeCommit: 5, afterCommit: 6 },
+      noticeDeliveries: 12, noticeInvocations: 8, resentCopies: 1, noticeFailureReasons: {}, noticeTwins: 7,
+    },
   };
 }
 
 describe('the chaos report', () => {
+  it('with the second hop, gives its two lines and counts its double effects in the one line', () => {
+    const lines = chaosReportLines(reportWithHop());
+
+    expect(lines).toContain('shipment-notices 3 notices written (1 outbox rows sent after the commit, 1 by the relay), 0 in the notice DLQ, 0 outbox rows not dispatched; '
+      + '1 double effects, 0 lost, 0 order breaks downstream');
+    expect(lines).toContain(`${''.padEnd(13)} faults: 1 send crashes after the commit and before the send, 2 after the send and before the mark, 3 lost send answers, 4 failed entries, `
+      + '2 relay crashes (40 relay runs, 6 firings started two at once; errors: none), 5 notice crashes before commit, 6 after, 7 twin deliveries; 1 notices sent again past the 2500 ms deduplication window');
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^BROKEN: shipment-notices ${workload.orders[0]!.key}: double effect downstream`)));
+    expect(lines.at(-1)).toBe('chaos: 3 messages, 9 faults, 2 double effects, 0 lost, 0 order breaks, drained in 12.3 s');
+  });
+
+  it('with the second hop, charts its deliveries and notices written and lists its faults', () => {
+    const html = chaosHtmlReport(reportWithHop());
+
+    expect(html).toContain('<h3>second hop: shipment-notices deliveries per second</h3>');
+    expect(html).toContain('<h3>second hop: shipment notices written per second</h3>');
+    expect(html).toContain('<tr data-hop-fault="send crash after the send, before the mark"><td>send crash after the send, before the mark</td><td>2</td></tr>');
+    expect(html).toContain('<tr data-hop-fault="notice twin delivery"><td>notice twin delivery</td><td>7</td></tr>');
+  });
+
   it('names a broken message with its delivery history, and ends with the one line', () => {
     const timeline = new Timeline();
     timeline.delivered(twice.key, { atMs: 1200, lane: 'sqs-fifo', copy: 'm-1', receive: 1, outcome: 'failed' });
