@@ -1,5 +1,4 @@
-import type { DatabaseRoleAccess } from '../functions/inbox/contract.js';
-import { inboxMigrations, readMigrations, type MigrationReport } from '../functions/inbox/migrations/index.js';
+import { inboxMigrations, readMigrations, type InboxRole, type MigrationReport } from '../functions/inbox/migrations/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { deployMigrations } from '../functions/migrate/deploy-migrations.js';
 import { LOCAL_DATA_API_TARGET } from './data-api/client.js';
@@ -13,7 +12,7 @@ export interface LocalDeployment {
    * Each role of your stack and what it does on the kit's tables: a consumer's `databaseRole` (its
    * construct id in snake case by default), the cleanup's, a relay's. Your migrations grant them your tables.
    */
-  readonly roles: Readonly<Record<string, DatabaseRoleAccess>>;
+  readonly roles: Readonly<Record<string, InboxRole['access']>>;
 }
 
 /** One role as the deploy left it: its secret, and the server signed in as it. */
