@@ -63,13 +63,12 @@ function signedInAs(url: URL, credentials: DataApiCredentials): string {
  * ```
  */
 export async function migrateAsDeployed(databaseUrl: string, deployment: LocalDeployment): Promise<DeployedDatabase> {
-  const roles = Object.entries(deployment.roles).map(([role, access]) => ({ role, access, secretArn: secretArnOf(role) }));
-  const credentials = roles.map(({ role }) => ({ role, username: role, password: passwordOf(role) }));
+  const roles = Object.entries(deployment.roles).map(([role, access]) => ({ role, access, secretArn: secretArnOf(role), username: role, password: passwordOf(role) }));
   const migrations = [...await inboxMigrations(), ...await readMigrations(deployment.migrations)];
   const owner = pgDatabase({ connectionString: databaseUrl });
   let report: MigrationReport;
   try {
-    report = await deployMigrations(owner, { migrations, roles, credentials });
+    report = await deployMigrations(owner, { migrations, roles, credentials: roles });
   } finally {
     await owner.close();
   }
@@ -78,9 +77,9 @@ export async function migrateAsDeployed(databaseUrl: string, deployment: LocalDe
     [LOCAL_DATA_API_TARGET.secretArn]: { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) },
   };
   const deployed: Record<string, DeployedRole> = {};
-  for (const { role, secretArn } of roles) {
-    secrets[secretArn] = { username: role, password: passwordOf(role) };
-    deployed[role] = { secretArn, url: signedInAs(url, secrets[secretArn]) };
+  for (const { role, secretArn, username, password } of roles) {
+    secrets[secretArn] = { username, password };
+    deployed[role] = { secretArn, url: signedInAs(url, { username, password }) };
   }
   return { applied: report.applied, alreadyApplied: report.alreadyApplied, roles: deployed, secrets };
 }

@@ -90,7 +90,7 @@ describe('docs/local-testing.md: the handler test signs in as the role InboxData
     const project = await writeProject('ungranted', (text) => text.replace(GRANT_LINE, ''));
     const results = await recipeTest(project);
     // The handler's first message fails (the database set up, the handler imported), not the setup.
-    expect(results).toEqual([{ title: 'ships an order once, however often its message comes', status: 'failed', failureMessages: [expect.stringMatching(/expected \{ batchItemFailures: \[ \{ …\(1\) \} \] \} to deeply equal \{ batchItemFailures: \[\] \}/)] }]);
+    expect(results).toEqual([{ title: 'ships an order once, however often its message comes', status: 'failed', failureMessages: [expect.stringMatching(/expected \{ batchItemFailures: \[ .+ \] \} to deeply equal \{ batchItemFailures: \[\] \}/)] }]);
 
     // Why: the role it signs in as may not touch the table, as Aurora answers in AWS.
     const scratch = await createScratchDatabase(inject('pgAdminUrl'), 'recipe_ungranted');

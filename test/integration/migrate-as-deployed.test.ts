@@ -17,7 +17,7 @@ const PROJECT_MIGRATION = `CREATE TABLE orders (order_id uuid PRIMARY KEY, statu
 CREATE TABLE refunds (order_id uuid PRIMARY KEY, status text NOT NULL DEFAULT 'pending');
 GRANT SELECT, UPDATE (status) ON orders TO ship_orders;
 `;
-const ROLES = { ship_orders: 'consumer', inbox_cleanup: 'cleanup' } as const;
+const ROLES = { ship_orders: 'consumer', local_cleanup: 'cleanup' } as const;
 
 let target: FreshDatabase;
 let migrations: string;
@@ -64,7 +64,7 @@ describe('migrateAsDeployed: the database as InboxDatabase\'s migrate function l
   it('grants each role the kit\'s tables for its access, and no more', async () => {
     const { rows } = await target.pool.query<{ consumer: boolean; cleanup: boolean }>(`SELECT
         has_table_privilege('ship_orders', 'consumed_message', 'INSERT') AS consumer,
-        has_table_privilege('inbox_cleanup', 'consumed_message', 'INSERT') AS cleanup`);
+        has_table_privilege('local_cleanup', 'consumed_message', 'INSERT') AS cleanup`);
     expect(rows).toEqual([{ consumer: true, cleanup: false }]);
   });
 
