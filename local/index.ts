@@ -11,5 +11,6 @@ export type { RunningKafkaEventSource, StartKafkaEventSourceOptions } from './ka
 export { startPostgres } from './postgres/index.js';
 export type { RunningPostgres } from './postgres/index.js';
 export { createScratchDatabase } from './scratch-database.js';
+export { migrateAsDeployed } from './migrate-as-deployed.js';
 export { localSqsClient, redriveDeadLetters, startSqs } from './sqs/index.js';
 export type { RunningSqs } from './sqs/index.js';
