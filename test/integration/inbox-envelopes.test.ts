@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { CreateTopicCommand, PublishCommand, SubscribeCommand } from '@aws-sdk/client-sns';
+import { describe, expect, it, vi } from 'vitest';
 import { processBatch, sql, type InboxLogger, type Outcome, type StatementModeOptions } from '../../functions/inbox/index.js';
+import { localSnsClient, localSqsClient, startEventSource, startSns, startSqs } from '../../local/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { inboxRows, orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
@@ -61,5 +63,37 @@ describe.each(drivers)('the default parse gives the message an SNS or EventBridg
     expect(failedIds(response)).toEqual([]);
     expect(outcomes.map((o) => o.kind)).toEqual(['rejected']);
     expect((await inboxRows(fx.pool, consumer)).get('sns-text')?.status).toBe('rejected');
+  });
+
+  it('through the local SNS to two queues, one with raw delivery: each consumer applies the publish once, by its key', async () => {
+    const sqs = await startSqs();
+    const sns = await startSns({ sqsEndpoint: sqs.endpoint });
+    const snsClient = localSnsClient(sns.endpoint);
+    const sqsClient = localSqsClient(sqs.endpoint);
+    try {
+      const { TopicArn } = await snsClient.send(new CreateTopicCommand({ Name: 'orders' }));
+      const consumers = await Promise.all([false, true].map(async (raw) => {
+        const { queueUrl } = await sqs.createQueue(uniqueConsumer(raw ? 'raw' : 'enveloped'));
+        const queueArn = `arn:aws:sqs:${sqs.region}:${sqs.accountId}:${queueUrl.split('/').pop()!}`;
+        await snsClient.send(new SubscribeCommand({ TopicArn, Protocol: 'sqs', Endpoint: queueArn, Attributes: { RawMessageDelivery: String(raw) } }));
+        return { queueUrl, consumer: uniqueConsumer('subscribed'), outcomes: [] as Outcome[] };
+      }));
+      const [orderId] = await seedOrders(fx.pool, 1) as [string];
+
+      await snsClient.send(new PublishCommand({ TopicArn, Message: JSON.stringify({ orderId }), MessageAttributes: { 'idempotency-key': { DataType: 'String', StringValue: `ship-${orderId}` } } }));
+      const sources = await Promise.all(consumers.map(({ queueUrl, consumer, outcomes }) => startEventSource({
+        client: sqsClient, queueUrl, waitTimeSeconds: 1, handler: (event, context) => processBatch(event, context, ship(consumer, outcomes)),
+      })));
+      await vi.waitFor(() => expect(consumers.map(({ outcomes }) => outcomes.length)).toEqual([1, 1]), { timeout: 10_000 });
+      await Promise.all(sources.map((source) => source.stop()));
+
+      expect(consumers.map(({ outcomes }) => [outcomes[0]?.kind, outcomes[0]?.key])).toEqual([['processed', `ship-${orderId}`], ['processed', `ship-${orderId}`]]);
+      expect((await orderVersions(fx.pool, [orderId])).get(orderId)).toBe(2);
+    } finally {
+      sqsClient.destroy();
+      snsClient.destroy();
+      await sns.close();
+      await sqs.close();
+    }
   });
 });
