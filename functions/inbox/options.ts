@@ -10,14 +10,14 @@ import type { InboxLogger, InboxMetrics } from './telemetry.js';
 
 /**
  * What a handler is given beside the parsed message. `R` is the record type of the event source:
- * an `SQSRecord`, or a `KafkaRecord` on the Kafka entry points.
+ * an `SQSRecord`, or a `KafkaRecord` on the Kafka entry points; `K` the names of the outbox's targets.
  *
  * @example
  * ```ts
  * handle: async (order, { tx, key, record }) => { await tx.query(sql`... ${key} ... ${record.messageId}`); }
  * ```
  */
-export interface MessageContext<R = SQSRecord> extends StatementContext<R> {
+export interface MessageContext<R = SQSRecord, K extends string = string> extends StatementContext<R> {
   /**
    * The claim's transaction: commit and roll back are the kit's. It serves queries while `handle`
    * runs: one still running when `handle` returns fails the message (`UnawaitedQueryError`), one
@@ -25,7 +25,7 @@ export interface MessageContext<R = SQSRecord> extends StatementContext<R> {
    */
   tx: Transaction;
   /** Writes outgoing messages in the claim's transaction, sent after the commit (the `outbox` option's targets). */
-  outbox: OutboxContext;
+  outbox: OutboxContext<K>;
 }
 
 /** The options of both modes, on every event source. */
@@ -97,19 +97,19 @@ export interface InboxCommonOptions<T, R = SQSRecord> {
 }
 
 /** Transaction mode: `handle` runs inside the claim's transaction. */
-export interface TransactionModeOptions<T, R = SQSRecord> extends InboxCommonOptions<T, R> {
+export interface TransactionModeOptions<T, R = SQSRecord, K extends string = string> extends InboxCommonOptions<T, R> {
   /** Runs inside the claim's transaction, only on a fresh claim; a throw rolls the claim back. */
-  readonly handle: (message: T, ctx: MessageContext<R>) => Promise<void>;
+  readonly handle: (message: T, ctx: MessageContext<R, K>) => Promise<void>;
   readonly statement?: never;
   /**
    * Targets of `ctx.outbox.send`: messages sent on exactly when this message's effect commits.
    * @default none: `ctx.outbox.send` throws
    */
-  readonly outbox?: OutboxOptions & { readonly messages?: never };
+  readonly outbox?: OutboxOptions<K> & { readonly messages?: never };
 }
 
 /** Statement mode: the effect is one statement, composed with the claim (one round trip a message). */
-export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptions<T, R> {
+export interface StatementModeOptions<T, R = SQSRecord, K extends string = string> extends InboxCommonOptions<T, R> {
   /** The effect as one statement; the kit makes it survive only with a fresh claim. */
   readonly statement: (message: T, ctx: StatementContext<R>) => SqlStatement;
   readonly handle?: never;
@@ -117,12 +117,15 @@ export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptio
    * Messages sent on exactly when this message's statement commits, written by CTEs of the same statement.
    * @default none
    */
-  readonly outbox?: StatementOutboxOptions<T, R>;
+  readonly outbox?: StatementOutboxOptions<T, R, K>;
 }
 
 /**
  * What `inbox()` and `processBatch()` take: `handle` (transaction mode) or `statement` (statement
- * mode: one round trip a message), never both; giving both or neither does not compile.
+ * mode: one round trip a message), never both; giving both or neither does not compile. `K`, the
+ * names of the outbox's targets, is inferred from `outbox.targets` where the options are (a call
+ * without explicit type arguments, or `inbox<Order, 'shipped'>`): a message to another target then
+ * does not compile. `string` by default, and `OutboxTargetError` at run time in every case.
  *
  * @example
  * ```ts
@@ -133,7 +136,7 @@ export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptio
  * };
  * ```
  */
-export type InboxOptions<T, R = SQSRecord> = TransactionModeOptions<T, R> | StatementModeOptions<T, R>;
+export type InboxOptions<T, R = SQSRecord, K extends string = string> = TransactionModeOptions<T, R, K> | StatementModeOptions<T, R, K>;
 
 /** The defaults of every optional option, in one place. */
 export const DEFAULTS = {

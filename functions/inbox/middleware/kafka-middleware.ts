@@ -26,7 +26,7 @@ import { batchMiddleware } from './batch-middleware.js';
  * }));
  * ```
  */
-export function kafkaInbox<T>(options: KafkaInboxOptions<T>): MiddlewareObj<KafkaEvent, KafkaBatchResponse, Error, Context> {
+export function kafkaInbox<T, K extends string = string>(options: KafkaInboxOptions<T, K>): MiddlewareObj<KafkaEvent, KafkaBatchResponse, Error, Context> {
   const resolved = resolveOptions(options);
   return batchMiddleware((event: KafkaEvent, context) => runKafkaBatch(event, context, resolved));
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { resolveOptions, type InboxOptions } from '../options.js';
 import { runSqsBatch } from '../sqs/process-sqs-batch.js';
 import { batchMiddleware } from './batch-middleware.js';
@@ -37,7 +37,7 @@ import { batchMiddleware } from './batch-middleware.js';
  *   }));
  * ```
  */
-export function inbox<T>(options: InboxOptions<T>): MiddlewareObj<SQSEvent, SQSBatchResponse, Error, Context> {
+export function inbox<T, K extends string = string>(options: InboxOptions<T, SQSRecord, K>): MiddlewareObj<SQSEvent, SQSBatchResponse, Error, Context> {
   const resolved = resolveOptions(options);
   return batchMiddleware((event: SQSEvent, context) => runSqsBatch(event, context, resolved));
 }

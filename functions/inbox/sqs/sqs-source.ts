@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
-import { envelopeOf } from './envelope-key.js';
+import { envelopeIn, envelopeOf } from './envelope-key.js';
 import { messageGroupOf, sqsRecords } from './sqs-records.js';
 
 /**
@@ -27,7 +27,7 @@ export function sqsDefaultKey(record: SQSRecord): DefaultKey {
     : { key: record.messageId, fallback: 'messageId' };
 }
 
-/** SQS as a record source: FIFO groups are the ordered lanes, the body (or what its envelope wraps) is the payload. */
+/** SQS as a record source: FIFO groups are the ordered lanes, the body (or what its envelope wraps) is the payload and the message. */
 export const sqsSource: RecordSource<SQSRecord> = {
   records: sqsRecords,
   messageId: (record) => record.messageId,
@@ -37,5 +37,9 @@ export const sqsSource: RecordSource<SQSRecord> = {
   rejectKey: (record) => record.messageId,
   // A message in an EventBridge or SNS envelope is hashed by what the envelope wraps (see envelopeOf).
   payload: (record) => envelopeOf(record.body)?.payload ?? record.body,
-  parse: (record) => JSON.parse(record.body) as unknown,
+  // What the default key reads, the default parse unwraps: a subscription without raw delivery gives the message.
+  parse: (record) => {
+    const envelope = envelopeIn(record.body);
+    return envelope !== undefined ? envelope.message() : JSON.parse(record.body) as unknown;
+  },
 };
