@@ -3,5 +3,4 @@ export { cleanupKept } from './kept-cleanup.js';
 export { cleanupOutbox } from './outbox-cleanup.js';
 export { CLEANUP_METRICS } from '../contract.js';
 export type { CleanupOptions, CleanupReport } from './cleanup.js';
-export type { KeptCleanupOptions } from './kept-cleanup.js';
 export type { OutboxCleanupOptions, OutboxCleanupReport } from './outbox-cleanup.js';
