@@ -1,10 +1,14 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntilDrained } from '../../demo/local-stack.js';
 import { KEPT_BODY_MAX_BYTES } from '../../functions/inbox/contract.js';
 import { PermanentError, processBatch, processKafkaBatch, sql, type Database, type InboxOptions } from '../../functions/inbox/index.js';
+import { ensureRoles } from '../../functions/inbox/migrations/inbox-roles.js';
+import { kitGrants } from '../../functions/inbox/migrations/kit-grants.js';
 import { KeptReplayRefusedError, replayKept } from '../../functions/inbox/operator/index.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import { startEventSource } from '../../local/event-source/index.js';
 import { drivers } from '../support/drivers.js';
@@ -169,5 +173,31 @@ describe.each(drivers)('replaying kept messages on $name', (driver) => {
         expect.stringMatching(/collision/), expect.stringMatching(/Kafka record.*idempotency-key header/), expect.stringMatching(/cut at 262144 of 262145 bytes/),
       ]);
     });
+  });
+
+  it('replays as the operator role, which may read kept messages, record replays and delete rejected inbox rows', async () => {
+    const role = `kit_operator_${driver.name.replace('-', '_')}`;
+    await ensureRoles(fx.db, [{ role, access: 'operator' }]);
+    for (const grant of kitGrants(role, 'operator')) await fx.db.query(grant);
+    const pool = new pg.Pool({ connectionString: fx.url, max: 1 });
+    pool.on('connect', (client) => { void client.query(`SET ROLE ${role}`); });
+    const operator = pgDatabase({ pool });
+    try {
+      const queueUrl = await sqs.createQueue(queueName('operator'));
+      const consumer = paymentConsumer(fx.db, uniqueConsumer('operator'));
+      const [orderId] = await seedOrders(fx.pool, 1);
+      await sendMessages(sqs.client, queueUrl, [{ body: { orderId }, key: `pay-${orderId}` }]);
+      await drain(sqs.client, queueUrl, consumer.options);
+      const [kept] = await keptRows(fx.pool, consumer.options.consumer);
+      consumer.state.walletReady = true;
+
+      expect(await replayKept(operator, kept!.id, { client: sqs.client })).toMatchObject({ kind: 'sent' });
+      await drain(sqs.client, queueUrl, consumer.options);
+
+      expect(await orderVersions(fx.pool, [orderId!])).toEqual(new Map([[orderId, 1]]));
+      expect((await operator.query(sql`SELECT current_user AS who`)).rows).toEqual([{ who: role }]);
+    } finally {
+      await pool.end();
+    }
   });
 });
