@@ -107,6 +107,65 @@ describe.each(drivers)('FIFO order with two writers of one group on $name', (dri
     expect(received).toEqual(numbered);
     expect(dispatched).toBe(3);
   });
+
+  describe('a write that waits on another invocation\'s uncommitted row of its group reads the group as that one ends', () => {
+    /**
+     * A writes step 1, B writes step 2 and holds its transaction open (the group's row locked), A's
+     * write of step 3 waits on that lock, then B commits or rolls back. Answers what A sent after
+     * its commit, then what the target received once the relay ran, and the rows as numbered.
+     */
+    async function inFlight(ending: 'commits' | 'rolls back') {
+      const consumer = uniqueConsumer('two-writers-lock');
+      const { target, received } = recordingTarget();
+      const steps = (await seedOrders(fx.pool, 3)).map((orderId, i) => ({ orderId, step: i + 1 }));
+      const heldA = gate();
+      const bWrote = gate();
+      const heldB = gate();
+      const options = (db: Database): InboxOptions<Step> => ({
+        consumer,
+        db,
+        outbox: { targets: { notices: target } },
+        handle: async (step, { tx, outbox }) => {
+          if (step.step === 3) await heldA.wait;
+          await tx.query(shipStatement(step));
+          await outbox.send(notice(step));
+          if (step.step !== 2) return;
+          bWrote.open();
+          await heldB.wait;
+          if (ending === 'rolls back') throw new Error('B fails after its write');
+        },
+      });
+      const a = processBatch(sqsEvent(record(steps[0]!), record(steps[2]!)), lambdaContext(), options(fx.db));
+      await waitFor(async () => (await outboxRows(fx.pool, consumer)).length === 1);
+      const b = processBatch(sqsEvent(record(steps[1]!)), lambdaContext(), options(fx.db));
+      await bWrote.wait;
+      heldA.open();
+      await waitFor(async () => (await fx.pool.query(
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rowCount! > 0);
+      heldB.open();
+      await Promise.all([a, b]);
+      const sentByA = [...received];
+      await relayOutbox(fx.db, { notices: target }, { consumer, graceMs: 0 });
+      const rows = await outboxRows(fx.pool, consumer);
+      return { sentByA, received, numbered: [...rows].sort((x, y) => Number(x.group_seq) - Number(y.group_seq)).map((row) => row.body) };
+    }
+
+    it('B commits: A sends only step 1, the relay 2 then 3', async () => {
+      const { sentByA, received, numbered } = await inFlight('commits');
+
+      expect(numbered).toEqual([1, 2, 3].map((step) => JSON.stringify({ step })));
+      expect(sentByA).toEqual([JSON.stringify({ step: 1 })]);
+      expect(received).toEqual(numbered);
+    });
+
+    it('B rolls back: nothing of another is open, so A keeps the group and sends 1 and 3 itself', async () => {
+      const { sentByA, received, numbered } = await inFlight('rolls back');
+
+      expect(numbered).toEqual([1, 3].map((step) => JSON.stringify({ step })));
+      expect(sentByA).toEqual(numbered);
+      expect(received).toEqual(numbered);
+    });
+  });
 });
 
 /** Polls `done` every 20 ms, for at most 10 s. */
