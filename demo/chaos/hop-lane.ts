@@ -13,6 +13,12 @@ import { OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS } from '../outbox-run-optio
 import type { Workload } from '../workload.js';
 import { laneEnvironments, type LaneContext } from './lane.js';
 
+/**
+ * Share of the FIFO lane's invocations (three messages of a group or more) whose visibility timeout
+ * runs out mid-batch: three times the outbox run's, as the lane's batches less often hold three of one group.
+ */
+export const HOP_LAPSE_RATE = 0.15;
+
 /** The second hop's lane name in the report and on the timeline. */
 export const HOP_LANE = 'shipment-notices';
 
@@ -75,7 +81,7 @@ export interface ChaosHop {
 export function chaosHop(context: LaneContext, options: ChaosHopOptions): ChaosHop {
   const faults: ChaosHopFaults = { noticeTwins: 0 };
   const plan = outboxFaultPlan({
-    ...OUTBOX_RUN_DEFAULTS, lapseMaxStallMs: options.functionTimeoutMs - DEFAULTS.deadlineMarginMs - 1000, crashRate: context.crashRate, crashes: ['before-commit', 'after-commit'], maxReceiveCount: context.maxReceiveCount, deliverTwiceRate: context.deliverTwiceRate,
+    ...OUTBOX_RUN_DEFAULTS, lapseRate: HOP_LAPSE_RATE, lapseMaxStallMs: options.functionTimeoutMs - DEFAULTS.deadlineMarginMs - 1000, crashRate: context.crashRate, crashes: ['before-commit', 'after-commit'], maxReceiveCount: context.maxReceiveCount, deliverTwiceRate: context.deliverTwiceRate,
   }, NOTICE_QUEUE_NAME, options.random);
   const environments = laneEnvironments(context);
   const { timeline } = context;
