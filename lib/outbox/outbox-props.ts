@@ -30,12 +30,6 @@ export interface InboxOutboxProps {
   readonly targets: Readonly<Record<string, OutboxTarget>>;
 
   /**
-   * The handler's `consumer` option: the relay sends the rows written under this name.
-   * @default the consumer's `serviceName`
-   */
-  readonly consumer?: string;
-
-  /**
    * How often the relay runs: whole minutes, from 1 minute to 1 day. Each run wakes a paused cluster.
    * @default Duration.minutes(1)
    */

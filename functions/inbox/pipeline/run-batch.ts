@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { payloadHash } from '../claim/payload-hash.js';
-import type { ResolvedOptions } from '../options.js';
+import { invocationMetrics } from '../metric-log.js';
+import { checkDeployedConsumer, type ResolvedOptions } from '../options.js';
 import { isRedelivered, type Outcome } from '../outcome.js';
 import { outboxBatch } from '../outbox/outbox-batch.js';
 import { DeadlineError, isInboxTableMissing, LaneBlockedError, MissingKeyAttributeError, type InboxTableMissingError } from './errors.js';
@@ -85,8 +86,21 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
  * const failed = settled.filter(({ outcome }) => isRedelivered(outcome.kind));
  * ```
  */
-export async function runBatch<T, R>(event: unknown, context: Context | undefined, options: ResolvedOptions<T, R>, source: RecordSource<R>): Promise<SettledRecord<R>[]> {
+export async function runBatch<T, R>(event: unknown, context: Context | undefined, resolved: ResolvedOptions<T, R>, source: RecordSource<R>): Promise<SettledRecord<R>[]> {
+  checkDeployedConsumer(resolved.consumer);
   const records = source.records(event);
+  // In Lambda the alarms' metrics are written whether or not the handler gave `metrics`: one EMF line for the batch.
+  const sink = invocationMetrics(resolved.metrics, resolved.consumer);
+  const options: ResolvedOptions<T, R> = { ...resolved, metrics: sink.metrics };
+  try {
+    return await settle(records, context, options, source);
+  } finally {
+    sink.flush();
+  }
+}
+
+// Every record through the rule, with the invocation's metrics.
+async function settle<T, R>(records: readonly R[], context: Context | undefined, options: ResolvedOptions<T, R>, source: RecordSource<R>): Promise<SettledRecord<R>[]> {
   const remainingMs = remainingTime(context);
   const policy = transientRetry(options.maxRetries, remainingMs, options.deadlineMarginMs);
   const prepared = records.map((record) => prepare(record, options, source));
