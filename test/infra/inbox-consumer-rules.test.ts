@@ -133,7 +133,7 @@ describe('a dead-letter queue whose retention cannot be read (an imported one)',
     expect(JSON.stringify(warnings[0]!.entry.data)).toContain(INBOX_WARNINGS.queueRetentionUnknown);
   });
 
-  it('shows as 0 s in the retention rule\'s refusal', () => {
+  it('shows as 0 days in the retention rule\'s refusal', () => {
     expect(build(({ stack }) => ({ inboxRetention: Duration.days(7), deadLetterQueue: importedDlq(stack) })))
       .toThrow(/a DLQ retention of 0 days \(an imported queue, whose retention cannot be read\)/);
   });
