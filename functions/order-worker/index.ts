@@ -35,7 +35,7 @@ let shipping: ReturnType<typeof shippingHandler> | undefined;
  *
  * @example
  * ```ts
- * // lib/: new InboxConsumer(this, 'Orders', { database, entry: 'functions/order-worker/index.ts', outbox: { targets: { shipmentNotices: queue }, consumer: 'ship-order' } })
+ * // lib/: new InboxConsumer(this, 'Orders', { database, serviceName: 'ship-order', entry: 'functions/order-worker/index.ts', outbox: { targets: { shipmentNotices: queue } } })
  * ```
  */
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => (shipping ??= shippingHandler())(event, context);

@@ -326,8 +326,8 @@ describe('the alarm topic (unbundled)', () => {
 
   it('receives every alarm of the stack, the cleanup\'s and the outbox\'s included', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    // Each worker's 10, the cleanup's 4, the order worker's outbox's 5.
-    expect(alarms).toHaveLength(10 + 10 + 4 + 5);
+    // Each worker's 9 (no keyFallback: requireIdempotencyKey rejects such messages), the cleanup's 4, the order worker's outbox's 5.
+    expect(alarms).toHaveLength(9 + 9 + 4 + 5);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId() }]);
   });
 
