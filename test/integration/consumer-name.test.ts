@@ -1,3 +1,4 @@
+import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INBOX_ENV } from '../../functions/inbox/contract.js';
@@ -112,10 +113,10 @@ describe('one consumer name: the construct\'s, handed to its function and its re
       process.env = { ...saved, [INBOX_ENV.consumer]: 'ship-orders' };
       const db = pgDatabase({ connectionString: fresh.url });
       try {
-        const middleware = inbox({ consumer: 'orders-v2', db, handle: shipHandle, outbox: { targets: { shipped: down } } });
-        const request = { event: sqsEvent(sqsRecord({ id: 4 })), context: lambdaContext(), response: undefined, error: undefined, internal: {} };
+        const handler = middy().use(inbox({ consumer: 'orders-v2', db, handle: shipHandle, outbox: { targets: { shipped: down } } }));
 
-        await expect((middleware.before as (r: typeof request) => Promise<void>)(request)).rejects.toThrow(/"orders-v2" .*"ship-orders"/);
+        await expect(handler(sqsEvent(sqsRecord({ id: 4 })), lambdaContext())).rejects.toThrow(/"orders-v2" .*"ship-orders"/);
+        expect((await inboxRows(fresh.pool, 'orders-v2')).size).toBe(0);
       } finally {
         await db.close();
       }
