@@ -16,8 +16,8 @@ export type OutboxTarget = sqs.IQueue | sns.ITopic | events.IEventBus;
  *
  * @example
  * ```ts
- * const outbox: InboxOutboxProps = { targets: { shipped: shipmentNotices.queue }, consumer: 'ship-order' };
- * new InboxConsumer(this, 'OrderWorker', { database, entry: 'src/order-worker.ts', outbox });
+ * const outbox: InboxOutboxProps = { targets: { shipped: shipmentNotices.queue } };
+ * new InboxConsumer(this, 'OrderWorker', { database, serviceName: 'ship-order', entry: 'src/order-worker.ts', outbox });
  * ```
  */
 export interface InboxOutboxProps {

@@ -192,6 +192,12 @@ describe('every alarm of a synthesized stack reads a metric the runtime writes, 
     expect(read.map(idText).filter((metric) => !written.has(metric))).toEqual([]);
   });
 
+  it('without metrics, writes one EMF line for the whole batch, not one a message', async () => {
+    const documents = await asDeployed({ [INBOX_ENV.consumer]: 'one-line', POWERTOOLS_METRICS_NAMESPACE: 'Once' }, () => consumerBatch(false, undefined));
+    expect(documents).toHaveLength(1);
+    expect(documents[0]).toMatchObject({ service: 'one-line', processed: 2, duplicate: 1, collision: 1, rejected: 1, failed: 1, keyFallback: 1, outboxWritten: 2, outboxFailed: 2 });
+  });
+
   it('writes nothing of its own beside a Powertools metrics given: one document, the one the handler flushes', async () => {
     const documents = await asDeployed({ [INBOX_ENV.consumer]: 'not-twice', POWERTOOLS_SERVICE_NAME: 'not-twice', POWERTOOLS_METRICS_NAMESPACE: 'Once' }, async () => {
       const metrics = new Metrics();
