@@ -78,7 +78,9 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
  * the invocation is short of time, and every record once one found no inbox table (said once for
  * the batch). With an outbox, the rows the batch's messages committed are sent before it resolves
  * (a send that fails leaves its row for the relay and changes no outcome). Resolves to every record
- * with its outcome, in the event's order.
+ * with its outcome, in the event's order. A `consumer` other than the one the function is deployed
+ * as (INBOX_CONSUMER) fails the invocation before any record; in Lambda without `metrics`, the
+ * batch's metrics are written as one EMF line when it settles.
  *
  * @example
  * ```ts
