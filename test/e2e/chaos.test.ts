@@ -31,7 +31,7 @@ describe('the chaos run (npm run chaos), small and with short fault windows', ()
     expect(report.hop!.relay.runs).toBeGreaterThan(0);
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^shipment-notices ${fifoApplied} notices written \\(\\d+ outbox rows sent after the commit, \\d+ by the relay\\), \\d+ in the notice DLQ, `
       + '0 outbox rows not dispatched; 0 double effects, 0 lost, 0 order breaks downstream$')));
-    expect(lines).toContainEqual(expect.stringMatching(/^ +faults: \d+ send crashes after the commit and before the send, \d+ after the send and before the mark, \d+ lost send answers/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +faults: \d+ send crashes after the commit and before the send, \d+ after the send and before the mark, \d+ FIFO lane invocations past their visibility timeout beside a second one \(\d+ stalled\), \d+ lost send answers/));
     expect(html).toContain('<h3>second hop: shipment-notices deliveries per second</h3>');
     expect(html).toContain('<tr data-hop-fault="lost send answer">');
     expect(report.redriven).toBeGreaterThan(0);

@@ -232,7 +232,7 @@ describe('the package as a user installs it: projects of their own, outside the 
     });
 
     it('bundles the handler from the installed package without pg or the AWS SDK', async () => {
-      const worker = assetOf(functionOf(/^Inbox consumer ShipOrders: FIFO queue/));
+      const worker = assetOf(functionOf(/^Inbox consumer ship-orders: FIFO queue/));
       const bundle = await readFile(path.join(worker, 'index.mjs'), 'utf8');
       expect((await stat(path.join(worker, 'index.mjs'))).size).toBeLessThan(250_000);
       expect(bundle).not.toMatch(/pg-protocol|pgpass/);

@@ -81,7 +81,7 @@ describe.each(drivers)('inbox cleanup on $name', (driver) => {
       await expect(cleanupInbox(fx.db, { retentionMs: DAY_MS, batchSize: max + 1 })).rejects.toThrow(`from 1 to ${max}, but ${max + 1} was given`);
     });
     it('reads RETENTION_DAYS and CLEANUP_BATCH_SIZE from the environment', () => {
-      expect(cleanupSettings({ RETENTION_DAYS: '14', CLEANUP_BATCH_SIZE: '500' })).toEqual({ retentionMs: 14 * DAY_MS, batchSize: 500 });
+      expect(cleanupSettings({ RETENTION_DAYS: '14', CLEANUP_BATCH_SIZE: '500' })).toEqual({ retentionMs: 14 * DAY_MS, batchSize: 500, keptRetentionMs: 90 * DAY_MS });
       expect(() => cleanupSettings({})).toThrow(/RETENTION_DAYS must be a positive number/);
       expect(() => cleanupSettings({ RETENTION_DAYS: '-1' })).toThrow(/but "-1" was given/);
     });

@@ -92,7 +92,7 @@ describe.each(drivers)('the outbox cleanup on $name', (driver) => {
 
 describe('the cleanup function cleans the outbox when OUTBOX_RETENTION_DAYS is set', () => {
   it('reads it as days, and leaves the outbox alone without it', () => {
-    expect(cleanupSettings({ RETENTION_DAYS: '21', OUTBOX_RETENTION_DAYS: '7' })).toEqual({ retentionMs: 21 * DAY_MS, batchSize: undefined, outboxRetentionMs: 7 * DAY_MS });
+    expect(cleanupSettings({ RETENTION_DAYS: '21', OUTBOX_RETENTION_DAYS: '7' })).toEqual({ retentionMs: 21 * DAY_MS, batchSize: undefined, outboxRetentionMs: 7 * DAY_MS, keptRetentionMs: 90 * DAY_MS });
     expect(cleanupSettings({ RETENTION_DAYS: '21' }).outboxRetentionMs).toBeUndefined();
     expect(() => cleanupSettings({ RETENTION_DAYS: '21', OUTBOX_RETENTION_DAYS: 'a week' })).toThrow(/OUTBOX_RETENTION_DAYS must be a positive number of days, but "a week"/);
   });
