@@ -65,7 +65,7 @@ export function pgDatabase(options: PgDatabaseOptions): Database {
     owned = true;
   }
 
-  return {
+  const db: Database = {
     query: <R = Row>(statement: SqlStatement) => run<R>(pool, statement),
 
     async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -101,8 +101,17 @@ export function pgDatabase(options: PgDatabaseOptions): Database {
       }
     },
 
+    // One transaction on one client, a statement at a time (node-postgres does not pipeline): one
+    // commit for the batch instead of one a statement.
+    async batch(statements: readonly SqlStatement[]): Promise<void> {
+      await db.transaction(async (tx) => {
+        for (const statement of statements) await tx.query(statement);
+      });
+    },
+
     async close(): Promise<void> {
       if (owned) await pool.end();
     },
   };
+  return db;
 }
