@@ -138,6 +138,30 @@ for (const mode of MODES) {
   }
 }
 
+// The pg driver's batch: one transaction, a statement at a time (node-postgres does not pipeline),
+// so one commit for the batch instead of one a message, against the same round trips.
+const pgDb = pgDatabase({ connectionString: scratch.url, max: BATCH, batch: true });
+const onPg = async (batchStatements: boolean, queue: Queue): Promise<number> => {
+  const records = batch(queue);
+  const started = performance.now();
+  const response = await processBatch<Ship>(sqsEvent(...records), lambdaContext(), {
+    consumer: `bench-pg-${batchStatements}`, db: pgDb, batchStatements, statement: (order) => ship(order.orderId),
+  });
+  if (response.batchItemFailures.length > 0) throw new Error(`pg: ${response.batchItemFailures.length} messages failed`);
+  return performance.now() - started;
+};
+for (let round = 0; round < WARMUP; round += 1) for (const batched of [true, false]) await onPg(batched, 'standard');
+console.log('pg driver (no added latency)  batched ms  unbatched ms');
+for (const queue of QUEUES) {
+  const times = { batched: [] as number[], unbatched: [] as number[] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    times.batched.push(await onPg(true, queue));
+    times.unbatched.push(await onPg(false, queue));
+  }
+  console.log(`${queue.padEnd(28)} ${median(times.batched).toFixed(1).padStart(10)}  ${median(times.unbatched).toFixed(1).padStart(12)}`);
+}
+await pgDb.close();
+
 let missed = false;
 for (const queue of ['standard', 'fifo'] as const) {
   const batched = result('statement, batched', queue, BATCH);

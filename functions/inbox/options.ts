@@ -123,7 +123,7 @@ export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptio
    * FIFO group or Kafka partition, in one transaction (on the Data API: BeginTransaction, one
    * BatchExecuteStatement per statement text, CommitTransaction). When that fails for any reason it
    * is rolled back, and the records run one statement each, with the same outcomes as without it.
-   * Used when the database offers `batch` (both drivers do).
+   * Used when the database offers `batch`: `dataApiDatabase` does, `pgDatabase` with `batch: true`.
    * @default true
    */
   readonly batchStatements?: boolean;

@@ -1,6 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
-import { processBatch, processKafkaBatch, sql, type Outcome, type OutcomeKind } from '../../functions/inbox/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processBatch, processKafkaBatch, sql, type Database, type Outcome, type OutcomeKind } from '../../functions/inbox/index.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import type { KafkaEventRecord } from '../../local/kafka/index.js';
 import { freshDatabase } from '../support/database.js';
 import { openDataApi } from '../support/data-api.js';
@@ -24,13 +25,25 @@ function kindsIn(records: readonly SQSRecord[], outcomes: readonly Outcome[]): (
 
 describe.each(drivers)('batched statement mode on $name gives every record the outcome it has unbatched', (driver) => {
   const fx = useInboxDatabase(driver);
+  // pgDatabase batches only when asked to; the Data API driver always can.
+  let db: Database;
+  beforeAll(() => {
+    db = driver.name === 'pg' ? pgDatabase({ connectionString: fx.url, batch: true }) : fx.db;
+  });
+  afterAll(async () => {
+    if (db !== fx.db) await db.close();
+  });
+
+  it('runs on a database that batches', () => {
+    expect(db.batch).toBeTypeOf('function');
+  });
 
   /** A wide batch with a duplicate, a collision and a failing record, run batched or not on orders of its own. */
   async function wideBatch(batchStatements: boolean) {
     const consumer = uniqueConsumer(`wide-${batchStatements}`);
     const ids = await seedOrders(fx.pool, 10);
     const outcomes: Outcome[] = [];
-    const options = { consumer, db: fx.db, batchStatements, statement: ship, onOutcome: (o: Outcome) => outcomes.push(o) };
+    const options = { consumer, db, batchStatements, statement: ship, onOutcome: (o: Outcome) => outcomes.push(o) };
     const seen = sqsRecord({ orderId: ids[0] });
     const claimed = sqsRecord({ orderId: ids[1] }, { key: 'taken-key' });
     await processBatch<Ship>(sqsEvent(seen, claimed), lambdaContext(), options);
@@ -69,7 +82,7 @@ describe.each(drivers)('batched statement mode on $name gives every record the o
       sqsRecord({ label: 'a3' }, { groupId: 'g1' }), sqsRecord({ label: 'c1' }, { groupId: 'g3' }), sqsRecord({ label: 'c2' }, { groupId: 'g3' }),
     ];
     await processBatch<{ label: string; fail?: boolean; other?: boolean }>(sqsEvent(...records), lambdaContext(), {
-      consumer, db: fx.db, batchStatements, statement: log, onOutcome: (o) => outcomes.push(o),
+      consumer, db, batchStatements, statement: log, onOutcome: (o) => outcomes.push(o),
     });
     const { rows } = await fx.pool.query<{ topic: string }>('SELECT topic FROM kafka_log WHERE consumer = $1 ORDER BY id', [consumer]);
     const order = rows.map((row) => row.topic);
@@ -94,7 +107,7 @@ describe.each(drivers)('batched statement mode on $name gives every record the o
     const records: KafkaEventRecord[] = [];
     for (let i = 0; i < 12; i += 1) records.push(kafkaRecord({ fail: i === 4 }, { topic: `t-${batchStatements}`, partition: i % 3 }));
     const response = await processKafkaBatch<{ fail: boolean }>(kafkaEvent(records), lambdaContext(), {
-      consumer, db: fx.db, batchStatements, onOutcome: (o) => outcomes.push(o),
+      consumer, db, batchStatements, onOutcome: (o) => outcomes.push(o),
       statement: (m, { record }) => sql`INSERT INTO kafka_log (consumer, topic, part, record_offset) VALUES (${consumer}, ${record.topic}, ${record.partition}, ${m.fail ? null : record.offset})`,
     });
     const logged = await loggedIds(fx.pool, consumer);

@@ -25,6 +25,12 @@ interface Builder<T, R> {
   readonly statement: StatementModeOptions<T, R>['statement'];
   readonly defaultParse: (record: R) => unknown;
   readonly outbox: OutboxBatch | undefined;
+  /**
+   * How long the batch's transaction may sit idle: the invocation's remaining time. A dead
+   * invocation sends no rollback, and its batch's locks (claims, FIFO outbox groups) would
+   * otherwise stay until the Data API's 3-minute idle timeout.
+   */
+  readonly idleTimeoutMs: number | undefined;
 }
 
 // SQL text holds no NUL, so texts that join alike are the same text.
@@ -39,7 +45,7 @@ async function candidateOf<T, R>(item: PreparedRecord<R>, build: Builder<T, R>):
     const ctx = { record: item.record, key: item.key.key };
     const effect = build.statement(message, ctx);
     const writes = build.outbox?.inStatement(message, ctx);
-    const target: ClaimTarget = { consumer: options.consumer, key: item.key.key, hash: item.hash, lockTimeoutMs: options.lockTimeoutMs };
+    const target: ClaimTarget = { consumer: options.consumer, key: item.key.key, hash: item.hash, lockTimeoutMs: options.lockTimeoutMs, idleTimeoutMs: build.idleTimeoutMs };
     const statement = guardedStatement(target, effect, writes?.addition);
     return { item, target, statement, text: textOf(statement), writes };
   } catch {
@@ -121,7 +127,9 @@ export async function runStatementBatch<T, R>(
   const { db, mode } = options;
   if (mode.kind !== 'statement' || !options.batchStatements || db.batch === undefined || remainingMs() < options.deadlineMarginMs) return settled;
   const started = Date.now();
-  const candidates = await candidatesOf(lanes, { options, statement: mode.statement, defaultParse, outbox });
+  const left = remainingMs();
+  const idleTimeoutMs = Number.isFinite(left) ? Math.max(1, Math.ceil(left)) : undefined;
+  const candidates = await candidatesOf(lanes, { options, statement: mode.statement, defaultParse, outbox, idleTimeoutMs });
   if (candidates.length < 2) return settled;
   const settle = (candidate: Candidate<R>, result: RecordResult) => settled.set(candidate.item, { result, durationMs: Date.now() - started });
   if (await commitBatch(db, outbox, candidates)) {
