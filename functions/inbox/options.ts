@@ -122,7 +122,8 @@ export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptio
    * Send the batch's guarded statements together: the records that can go without reordering a
    * FIFO group or Kafka partition, in one transaction (on the Data API: BeginTransaction, one
    * BatchExecuteStatement per statement text, CommitTransaction). When that fails for any reason it
-   * is rolled back, and the records run one statement each, with the same outcomes as without it.
+   * is rolled back, and the records run one statement each, with the same outcomes as without it
+   * (`parse` and `statement` are then called again for them: keep them free of side effects).
    * Used when the database offers `batch`: `dataApiDatabase` does, `pgDatabase` with `batch: true`.
    * @default true
    */

@@ -70,6 +70,19 @@ async function lanePrefix<T, R>(lane: Lane<PreparedRecord<R>>, build: Builder<T,
   return taken;
 }
 
+/** Whether two records or more could go in a batch, by their keys alone: nothing is built for fewer. */
+function twoOrMore<R>(lanes: readonly Lane<PreparedRecord<R>>[]): boolean {
+  const keys = new Set<string>();
+  for (const lane of lanes) {
+    for (const item of lane.items) {
+      if (!item.key.ok || keys.has(item.key.key)) break;
+      keys.add(item.key.key);
+      if (keys.size >= 2) return true;
+    }
+  }
+  return false;
+}
+
 /** Every lane's prefix, grouped by text (a lane's records share one, so no lane is reordered). */
 async function candidatesOf<T, R>(lanes: readonly Lane<PreparedRecord<R>>[], build: Builder<T, R>): Promise<Candidate<R>[]> {
   const keys = new Set<string>();
@@ -111,7 +124,8 @@ async function claimedAlready<R>(db: Database, consumer: string, candidates: rea
  * claim, a statement's error, a lock timeout), the batch's keys are read in one statement: the
  * records whose key is claimed are settled as duplicate or collision, and the rest go in one more
  * batch. What is not settled here runs one statement a record, as without batching, so every
- * outcome is the one it would be without it. A batch of one record is not tried.
+ * outcome is the one it would be without it (their `parse` and `statement` are called again then).
+ * A batch of one record is not tried.
  *
  * @example
  * ```ts
@@ -125,7 +139,7 @@ export async function runStatementBatch<T, R>(
 ): Promise<BatchSettled<R>> {
   const settled: BatchSettled<R> = new Map();
   const { db, mode } = options;
-  if (mode.kind !== 'statement' || !options.batchStatements || db.batch === undefined || remainingMs() < options.deadlineMarginMs) return settled;
+  if (mode.kind !== 'statement' || !options.batchStatements || db.batch === undefined || !twoOrMore(lanes) || remainingMs() < options.deadlineMarginMs) return settled;
   const started = Date.now();
   const left = remainingMs();
   const idleTimeoutMs = Number.isFinite(left) ? Math.max(1, Math.ceil(left)) : undefined;
