@@ -99,31 +99,43 @@ describe.each(drivers)('batched statement mode on $name gives every record the o
     expect(await fifoBatch(false)).toEqual(batched);
   });
 
-  /** Kafka: 3 partitions, partition 1's second record fails. */
+  /** Kafka: 3 partitions; partition 1's second record fails, partition 0 has a duplicate and partition 2 a collision. */
   async function kafkaBatch(batchStatements: boolean) {
     const consumer = uniqueConsumer(`kafka-${batchStatements}`);
     await createKafkaLog(fx.pool);
     const outcomes: Outcome[] = [];
+    const topic = `t-${batchStatements}`;
+    type Logged = { fail?: boolean; n?: number };
+    const options = {
+      consumer, db, batchStatements, onOutcome: (o: Outcome) => outcomes.push(o),
+      statement: (m: Logged, { record }: { record: KafkaEventRecord }) =>
+        sql`INSERT INTO kafka_log (consumer, topic, part, record_offset) VALUES (${consumer}, ${record.topic}, ${record.partition}, ${m.fail ? null : record.offset})`,
+    };
+    const key = (k: string) => ({ headers: { 'idempotency-key': `${consumer}-${k}` } });
+    await processKafkaBatch<Logged>(kafkaEvent([
+      kafkaRecord({ fail: false, n: 1 }, { topic: 'earlier', partition: 0, ...key('dup') }), kafkaRecord({ n: 1 }, { topic: 'earlier', partition: 0, ...key('col') }),
+    ]), lambdaContext(), options);
+    outcomes.length = 0;
     const records: KafkaEventRecord[] = [];
-    for (let i = 0; i < 12; i += 1) records.push(kafkaRecord({ fail: i === 4 }, { topic: `t-${batchStatements}`, partition: i % 3 }));
-    const response = await processKafkaBatch<{ fail: boolean }>(kafkaEvent(records), lambdaContext(), {
-      consumer, db, batchStatements, onOutcome: (o) => outcomes.push(o),
-      statement: (m, { record }) => sql`INSERT INTO kafka_log (consumer, topic, part, record_offset) VALUES (${consumer}, ${record.topic}, ${record.partition}, ${m.fail ? null : record.offset})`,
-    });
-    const logged = await loggedIds(fx.pool, consumer);
+    for (let i = 0; i < 12; i += 1) {
+      const extra = i === 3 ? key('dup') : i === 5 ? key('col') : {};
+      records.push(kafkaRecord({ fail: i === 4, n: i === 5 ? 2 : 1 }, { topic, partition: i % 3, ...extra }));
+    }
+    const response = await processKafkaBatch<Logged>(kafkaEvent(records), lambdaContext(), options);
+    const logged = (await loggedIds(fx.pool, consumer)).filter((id) => id.startsWith(topic));
     const byPartition = [0, 1, 2].map((p) => logged.filter((id) => id.includes(`-${p}@`)).map((id) => Number(id.split('@')[1])));
     return { kinds: kindsOf(records, outcomes), failures: response.batchItemFailures.length, byPartition };
   }
 
-  it('on Kafka: each partition in offset order, the rest of a partition skipped after its failure', async () => {
+  it('on Kafka: a duplicate, a collision and a failure; each partition in offset order, the rest of a partition skipped after its failure', async () => {
     const batched = await kafkaBatch(true);
     const unbatched = await kafkaBatch(false);
 
-    expect(batched.kinds).toEqual(['processed', 'processed', 'processed', 'processed', 'failed', 'processed', 'processed', 'skipped', 'processed', 'processed', 'skipped', 'processed']);
+    expect(batched.kinds).toEqual(['processed', 'processed', 'processed', 'duplicate', 'failed', 'collision', 'processed', 'skipped', 'processed', 'processed', 'skipped', 'processed']);
     for (const offsets of batched.byPartition) expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
-    expect(batched.byPartition.map((offsets) => offsets.length)).toEqual([4, 1, 4]);
+    expect(batched.byPartition.map((offsets) => offsets.length)).toEqual([3, 1, 3]);
     expect({ kinds: unbatched.kinds, failures: unbatched.failures, logged: unbatched.byPartition.map((offsets) => offsets.length) })
-      .toEqual({ kinds: batched.kinds, failures: batched.failures, logged: [4, 1, 4] });
+      .toEqual({ kinds: batched.kinds, failures: batched.failures, logged: [3, 1, 3] });
   });
 });
 
