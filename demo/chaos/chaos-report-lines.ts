@@ -7,6 +7,7 @@ function hopLines(hop: NonNullable<ChaosReport['hop']>, lane: string): string[] 
     `${lane.padEnd(13)} ${hop.notices} notices written (${hop.sentAfterCommit} outbox rows sent after the commit, ${hop.sentByRelay} by the relay), ${hop.inDlq} in the notice DLQ, `
       + `${hop.notDispatched} outbox rows not dispatched; ${hop.doubleEffects} double effects, ${hop.lost} lost, ${hop.orderBreaks} order breaks downstream`,
     `${''.padEnd(13)} faults: ${sendCrashes.beforeSend} send crashes after the commit and before the send, ${sendCrashes.afterSend} after the send and before the mark, `
+      + `${hop.faults.lapses.overlapped} FIFO lane invocations past their visibility timeout beside a second one (${hop.faults.lapses.stalled} stalled), `
       + `${hop.faults.lostSendAnswers} lost send answers, ${hop.faults.failedSendEntries} failed entries, ${hop.relay.crashes} relay crashes (${hop.relay.runs} relay runs, `
       + `${hop.relay.twiceAtOnce} firings started two at once; errors: ${counts(hop.relay.errors)}), ${hop.noticeCrashes.beforeCommit} notice crashes before commit, `
       + `${hop.noticeCrashes.afterCommit} after, ${hop.noticeTwins} twin deliveries; ${hop.resentCopies} notices sent again past the ${hop.deduplicationWindowMs} ms deduplication window`,
@@ -30,7 +31,7 @@ export function chaosReportLines(report: ChaosReport): string[] {
   const lines: string[] = [];
   for (const lane of verdict.lanes) {
     const faults = report.laneFaults[lane.lane]!;
-    lines.push(`${lane.lane.padEnd(13)} ${lane.messages} messages: ${lane.applied} applied once, ${lane.rejected} rejected with their reason, ${lane.inDlq} in the DLQ (${counts(lane.dlqReasons)}), `
+    lines.push(`${lane.lane.padEnd(13)} ${lane.messages} messages: ${lane.applied} applied once, ${lane.rejected} rejected with their reason (${lane.keptRejected} kept), ${lane.inDlq} in the DLQ (${counts(lane.dlqReasons)}), `
       + `${lane.notSent} not sent; inbox rows ${lane.inboxRowsMatch ? '=' : '!='} applied + rejected (${lane.purged} of them purged)`
       + `${lane.ledgerEqual === undefined ? '' : `; ledger sums ${lane.ledgerEqual ? 'equal' : 'DIFFER'}`}; ${lane.doubleEffects} double effects, ${lane.lost} lost, ${lane.orderBreaks} order breaks`);
     lines.push(`${''.padEnd(13)} faults: ${faults.crashesBeforeCommit} crashes before commit, ${faults.crashesAfterCommit} after, ${faults.twins} twin deliveries, ${faults.lostDeletes} lost deletes, `

@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { Database, Transaction } from './database/database.js';
 import { INBOX_ENV, MAX_KEY_LENGTH, TIME_DEFAULTS } from './contract.js';
-import { InboxConfigError } from './errors.js';
+import { ConsumerNameMismatchError, ConsumerNameMissingError, InboxConfigError } from './errors.js';
 import type { Outcome } from './outcome.js';
 import { resolveOutbox, type OutboxContext, type OutboxOptions, type ResolvedOutbox, type StatementOutboxOptions } from './outbox/outbox-options.js';
 import type { SqlStatement } from './sql/sql.js';
@@ -10,14 +10,14 @@ import type { InboxLogger, InboxMetrics } from './telemetry.js';
 
 /**
  * What a handler is given beside the parsed message. `R` is the record type of the event source:
- * an `SQSRecord`, or a `KafkaRecord` on the Kafka entry points.
+ * an `SQSRecord`, or a `KafkaRecord` on the Kafka entry points; `K` the names of the outbox's targets.
  *
  * @example
  * ```ts
  * handle: async (order, { tx, key, record }) => { await tx.query(sql`... ${key} ... ${record.messageId}`); }
  * ```
  */
-export interface MessageContext<R = SQSRecord> extends StatementContext<R> {
+export interface MessageContext<R = SQSRecord, K extends string = string> extends StatementContext<R> {
   /**
    * The claim's transaction: commit and roll back are the kit's. It serves queries while `handle`
    * runs: one still running when `handle` returns fails the message (`UnawaitedQueryError`), one
@@ -25,13 +25,18 @@ export interface MessageContext<R = SQSRecord> extends StatementContext<R> {
    */
   tx: Transaction;
   /** Writes outgoing messages in the claim's transaction, sent after the commit (the `outbox` option's targets). */
-  outbox: OutboxContext;
+  outbox: OutboxContext<K>;
 }
 
 /** The options of both modes, on every event source. */
 export interface InboxCommonOptions<T, R = SQSRecord> {
-  /** The consumer_name the claims are recorded under; one per logical consumer. */
-  readonly consumer: string;
+  /**
+   * The consumer_name the claims are recorded under; one per logical consumer. Where the consumer
+   * construct deployed the function, a name other than its `serviceName` fails every invocation
+   * (`ConsumerNameMismatchError`).
+   * @default INBOX_CONSUMER, which the InboxConsumer and InboxKafkaConsumer constructs set to their `serviceName`
+   */
+  readonly consumer?: string;
   /** Where claims and effects commit: `dataApiDatabase(...)` or `pgDatabase(...)`. */
   readonly db: Database;
   /**
@@ -97,19 +102,19 @@ export interface InboxCommonOptions<T, R = SQSRecord> {
 }
 
 /** Transaction mode: `handle` runs inside the claim's transaction. */
-export interface TransactionModeOptions<T, R = SQSRecord> extends InboxCommonOptions<T, R> {
+export interface TransactionModeOptions<T, R = SQSRecord, K extends string = string> extends InboxCommonOptions<T, R> {
   /** Runs inside the claim's transaction, only on a fresh claim; a throw rolls the claim back. */
-  readonly handle: (message: T, ctx: MessageContext<R>) => Promise<void>;
+  readonly handle: (message: T, ctx: MessageContext<R, K>) => Promise<void>;
   readonly statement?: never;
   /**
    * Targets of `ctx.outbox.send`: messages sent on exactly when this message's effect commits.
    * @default none: `ctx.outbox.send` throws
    */
-  readonly outbox?: OutboxOptions & { readonly messages?: never };
+  readonly outbox?: OutboxOptions<K> & { readonly messages?: never };
 }
 
 /** Statement mode: the effect is one statement, composed with the claim (one round trip a message). */
-export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptions<T, R> {
+export interface StatementModeOptions<T, R = SQSRecord, K extends string = string> extends InboxCommonOptions<T, R> {
   /** The effect as one statement; the kit makes it survive only with a fresh claim. */
   readonly statement: (message: T, ctx: StatementContext<R>) => SqlStatement;
   readonly handle?: never;
@@ -117,7 +122,7 @@ export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptio
    * Messages sent on exactly when this message's statement commits, written by CTEs of the same statement.
    * @default none
    */
-  readonly outbox?: StatementOutboxOptions<T, R>;
+  readonly outbox?: StatementOutboxOptions<T, R, K>;
   /**
    * Send the batch's guarded statements together: the records that can go without reordering a
    * FIFO group or Kafka partition, in one transaction (on the Data API: BeginTransaction, one
@@ -132,7 +137,10 @@ export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptio
 
 /**
  * What `inbox()` and `processBatch()` take: `handle` (transaction mode) or `statement` (statement
- * mode: one round trip a message), never both; giving both or neither does not compile.
+ * mode: one round trip a message), never both; giving both or neither does not compile. `K`, the
+ * names of the outbox's targets, is inferred from `outbox.targets` where the options are (a call
+ * without explicit type arguments, or `inbox<Order, 'shipped'>`): a message to another target then
+ * does not compile. `string` by default, and `OutboxTargetError` at run time in every case.
  *
  * @example
  * ```ts
@@ -143,7 +151,7 @@ export interface StatementModeOptions<T, R = SQSRecord> extends InboxCommonOptio
  * };
  * ```
  */
-export type InboxOptions<T, R = SQSRecord> = TransactionModeOptions<T, R> | StatementModeOptions<T, R>;
+export type InboxOptions<T, R = SQSRecord, K extends string = string> = TransactionModeOptions<T, R, K> | StatementModeOptions<T, R, K>;
 
 /** The defaults of every optional option, in one place. */
 export const DEFAULTS = {
@@ -209,6 +217,30 @@ function modeOf<T, R>(options: InboxOptions<T, R>): ApplyMode<T, R> {
     : { kind: 'statement', statement: statement as StatementModeOptions<T, R>['statement'] };
 }
 
+/** The consumer name the construct deployed the function as, when it did. */
+function deployedConsumer(): string | undefined {
+  const name = (process.env[INBOX_ENV.consumer] ?? '').trim();
+  return name === '' ? undefined : name;
+}
+
+function throwMissingConsumer(): never {
+  throw new ConsumerNameMissingError(INBOX_ENV.consumer);
+}
+
+/**
+ * Refuses a `consumer` option other than the name the construct deployed the function as: called
+ * by each invocation before any record, so the whole batch fails and nothing is acknowledged.
+ *
+ * @example
+ * ```ts
+ * checkDeployedConsumer(options.consumer); // throws ConsumerNameMismatchError when INBOX_CONSUMER differs
+ * ```
+ */
+export function checkDeployedConsumer(consumer: string): void {
+  const deployed = deployedConsumer();
+  if (deployed !== undefined && deployed !== consumer) throw new ConsumerNameMismatchError(consumer, deployed, INBOX_ENV.consumer);
+}
+
 /**
  * Merges the defaults into `options` once and checks them, so a mistake is refused when the handler
  * is built rather than message by message.
@@ -222,7 +254,7 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
   if (typeof options !== 'object' || options === null) throw new InboxConfigError('inbox options are required.');
   const mode = modeOf(options);
   const resolved: ResolvedOptions<T, R> = {
-    consumer: options.consumer,
+    consumer: options.consumer ?? deployedConsumer() ?? throwMissingConsumer(),
     db: options.db,
     mode,
     parse: optionalFunction('parse', options.parse),

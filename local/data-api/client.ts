@@ -56,20 +56,22 @@ export function localDataApiDatabase(to: RDSDataClient | string, database: strin
 
 /**
  * The environment of a Lambda whose handler reads it at import (`dataApiDatabaseFromEnv()`),
- * pointed at the local emulator: CLUSTER_ARN and SECRET_ARN (the emulator takes any), DATABASE_NAME,
- * AWS_ENDPOINT_URL_RDS_DATA (which the real SDK client honours, as any AWS SDK does), a region and
- * dummy credentials (the emulator does not check signatures). Set it before the handler is imported.
+ * pointed at the local emulator: CLUSTER_ARN (the emulator takes any), SECRET_ARN (`secretArn`: a
+ * role's secret of `migrateAsDeployed`, to sign in as the deployed role; by default one the emulator
+ * started without secrets takes), DATABASE_NAME, AWS_ENDPOINT_URL_RDS_DATA (which the real SDK
+ * client honours, as any AWS SDK does), a region and dummy credentials (the emulator does not check
+ * signatures). Set it before the handler is imported.
  *
  * @example
  * ```ts
- * Object.assign(process.env, localDataApiEnvironment(api.endpoint, 'app'));
+ * Object.assign(process.env, localDataApiEnvironment(api.endpoint, 'app', deployed.roles.ship_orders!.secretArn));
  * const { handler } = await import('../src/handler.js');
  * ```
  */
-export function localDataApiEnvironment(endpoint: string, database: string): Record<string, string> {
+export function localDataApiEnvironment(endpoint: string, database: string, secretArn: string = LOCAL_DATA_API_TARGET.secretArn): Record<string, string> {
   return {
     [INBOX_ENV.clusterArn]: LOCAL_DATA_API_TARGET.resourceArn,
-    [INBOX_ENV.secretArn]: LOCAL_DATA_API_TARGET.secretArn,
+    [INBOX_ENV.secretArn]: secretArn,
     [INBOX_ENV.databaseName]: database,
     AWS_ENDPOINT_URL_RDS_DATA: endpoint,
     AWS_REGION: 'us-east-1',

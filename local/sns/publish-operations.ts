@@ -4,7 +4,7 @@ import {
   SnsError, tooManyEntries,
 } from './sns-errors.js';
 import type { SnsFaultCounts, SnsFaults } from './faults.js';
-import type { MessageToPublish, Topic, Topics } from './topics.js';
+import type { MessageToPublish, PublishedMessage, Topic, Topics } from './topics.js';
 import type { XmlValue } from './xml.js';
 
 /** What a publish operation is handed besides its input. */
@@ -13,6 +13,8 @@ export interface PublishContext {
   readonly now: () => number;
   readonly faults: SnsFaults;
   readonly faultCounts: SnsFaultCounts;
+  /** Hands a message the topic took to its subscribers. */
+  readonly deliver: (topic: Topic, message: PublishedMessage) => void;
 }
 
 const MAX_ENTRIES = 10;
@@ -97,7 +99,8 @@ export function publish(input: QueryInput, context: PublishContext): XmlValue {
   const topic = context.topics.byArnOf(textOf(input, 'TopicArn') ?? textOf(input, 'TargetArn'));
   const message = checkedMessage(input, topic);
   if (failEntryFault(topic, message, context)) throw internalError();
-  const { messageId, sequenceNumber } = topic.publish(message, context.now());
+  const { messageId, sequenceNumber, published } = topic.publish(message, context.now());
+  if (published !== undefined) context.deliver(topic, published);
   return { PublishResult: { MessageId: messageId, SequenceNumber: sequenceNumber } };
 }
 
@@ -138,7 +141,8 @@ export function publishBatch(input: QueryInput, context: PublishContext): XmlVal
         failed.push({ Id: id, Code: 'InternalError', Message: 'Internal Error', SenderFault: false });
         continue;
       }
-      const { messageId, sequenceNumber } = topic.publish(message, context.now());
+      const { messageId, sequenceNumber, published } = topic.publish(message, context.now());
+      if (published !== undefined) context.deliver(topic, published);
       successful.push({ Id: id, MessageId: messageId, SequenceNumber: sequenceNumber });
     } catch (error) {
       if (!(error instanceof SnsError)) throw error;

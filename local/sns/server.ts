@@ -1,17 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { CallCounts, closeServer, localServiceSettings, type LocalServiceOptions, type LocalServiceStats } from '../local-service.js';
 import { listenOnLoopback, readBody } from '../loopback-http.js';
 import type { SnsFaultCounts, SnsFaults } from './faults.js';
 import { publish, publishBatch, type PublishContext } from './publish-operations.js';
 import { queryInput, textOf, type QueryInput } from './query-input.js';
+import { localSqsClient } from '../sqs/client.js';
 import { internalError, invalidAction, SnsError } from './sns-errors.js';
-import { createTopic, deleteTopic } from './topic-operations.js';
+import { deliverToQueue } from './sqs-delivery.js';
+import { createTopic, deleteTopic, subscribe } from './topic-operations.js';
 import { Topics, type PublishedMessage } from './topics.js';
 import { xmlElements, type XmlValue } from './xml.js';
 
 /** Options of `startSns`; `faults` as `SnsFaults` says, `now` the clock of the FIFO deduplication window. */
-export type StartSnsOptions = LocalServiceOptions<SnsFaults>;
+export interface StartSnsOptions extends LocalServiceOptions<SnsFaults> {
+  /**
+   * The local SQS (`startSqs()`'s endpoint) that SQS subscriptions deliver to.
+   * @default none: Subscribe is refused
+   */
+  readonly sqsEndpoint?: string;
+}
 
 /** Calls answered so far. */
 export type SnsStats = LocalServiceStats<SnsFaultCounts>;
@@ -53,8 +62,10 @@ function errorAnswer(error: SnsError): string {
  * protocol: form-encoded requests, XML answers): CreateTopic (standard and FIFO, with
  * ContentBasedDeduplication and MaximumMessageSize), DeleteTopic, Publish and PublishBatch with
  * SNS's checks and per-entry answers, FIFO message groups, deduplication ids and sequence numbers,
- * and the 5-minute deduplication window. It records what each topic took and delivers it nowhere.
- * SigV4 is not checked.
+ * and the 5-minute deduplication window. It records what each topic took; started with
+ * `sqsEndpoint` (the local SQS), it also takes Subscribe of queues there and delivers to them as SNS
+ * does (a notification around the message, or with RawMessageDelivery the message and its attributes
+ * as message attributes), before Publish answers. SigV4 is not checked.
  *
  * @example
  * ```ts
@@ -71,13 +82,26 @@ export async function startSns(options: StartSnsOptions = {}): Promise<RunningSn
   const topics = new Topics(accountId, region);
   const faultCounts: SnsFaultCounts = { failedEntries: 0, lostResponses: 0 };
   const counts = new CallCounts();
-  const context = (): PublishContext => ({ topics, now, faults, faultCounts });
+  const { sqsEndpoint } = options;
+  let sqs: SQSClient | undefined;
+  // Deliveries are made before Publish answers, so a test finds the message in the queue once it returns.
+  const context = (deliveries: Promise<void>[]): PublishContext => ({
+    topics, now, faults, faultCounts,
+    deliver: (topic, message) => {
+      if (sqsEndpoint === undefined) return;
+      for (const subscription of topic.subscribers()) {
+        deliveries.push(deliverToQueue((sqs ??= localSqsClient(sqsEndpoint, region)), sqsEndpoint, message, topic.arn, subscription, now())
+          .catch((error: unknown) => console.error(`local SNS: delivery to ${subscription.queueArn} failed`, error)));
+      }
+    },
+  });
 
-  const actions: Record<string, (input: QueryInput) => XmlValue> = {
+  const actions: Record<string, (input: QueryInput, deliveries: Promise<void>[]) => XmlValue> = {
     CreateTopic: (input) => createTopic(input, topics),
     DeleteTopic: (input) => deleteTopic(input, topics),
-    Publish: (input) => publish(input, context()),
-    PublishBatch: (input) => publishBatch(input, context()),
+    Subscribe: (input) => subscribe(input, topics, sqsEndpoint !== undefined),
+    Publish: (input, deliveries) => publish(input, context(deliveries)),
+    PublishBatch: (input, deliveries) => publishBatch(input, context(deliveries)),
   };
   const fail = (response: http.ServerResponse, error: SnsError) => {
     counts.error(error.code);
@@ -95,7 +119,9 @@ export async function startSns(options: StartSnsOptions = {}): Promise<RunningSn
         const run = actions[action];
         if (run === undefined) throw invalidAction(action);
         counts.call(action);
-        const result = run(input);
+        const deliveries: Promise<void>[] = [];
+        const result = run(input, deliveries);
+        await Promise.all(deliveries);
         if (faults.loseResponse?.({ operation: action }) === true) {
           faultCounts.lostResponses += 1;
           throw internalError();
@@ -117,6 +143,9 @@ export async function startSns(options: StartSnsOptions = {}): Promise<RunningSn
       faults = next;
     },
     stats: () => counts.stats(faultCounts),
-    close: () => closeServer(server),
+    close: () => {
+      sqs?.destroy();
+      return closeServer(server);
+    },
   };
 }

@@ -38,6 +38,31 @@ export function createTopic(input: QueryInput, topics: Topics): XmlValue {
   return { CreateTopicResult: { TopicArn: topic.arn } };
 }
 
+const QUEUE_ARN = /^arn:aws[\w-]*:sqs:[\w-]+:\d{12}:[\w-]{1,75}(\.fifo)?$/;
+
+/**
+ * Subscribe, for SQS queues only: `Protocol=sqs`, the queue's ARN as `Endpoint`, and
+ * `RawMessageDelivery` among the attributes. Confirmed at once, as an SQS subscription in the
+ * same account is. Needs the emulator started with `sqsEndpoint`, where it delivers.
+ *
+ * @example
+ * ```ts
+ * subscribe({ TopicArn: arn, Protocol: 'sqs', Endpoint: queueArn, Attributes: [{ key: 'RawMessageDelivery', value: 'true' }] }, topics, true)
+ * ```
+ */
+export function subscribe(input: QueryInput, topics: Topics, deliversToSqs: boolean): XmlValue {
+  const topic = topics.byArnOf(textOf(input, 'TopicArn'));
+  const protocol = textOf(input, 'Protocol');
+  const endpoint = textOf(input, 'Endpoint') ?? '';
+  if (protocol !== 'sqs') throw invalidParameter(`Protocol Reason: the local SNS delivers to sqs only, not ${String(protocol)}`);
+  if (!QUEUE_ARN.test(endpoint)) throw invalidParameter('SQS endpoint ARN');
+  if (!deliversToSqs) throw invalidParameter('Endpoint Reason: start the local SNS with sqsEndpoint (the local SQS) to deliver to queues');
+  const attributes = Object.fromEntries(listOf(input, 'Attributes').map((entry) => [textOf(entry, 'key') ?? '', textOf(entry, 'value') ?? '']));
+  const raw = attributes['RawMessageDelivery'] ?? 'false';
+  if (raw !== 'true' && raw !== 'false') throw invalidParameter('Attributes Reason: RawMessageDelivery must be true or false');
+  return { SubscribeResult: { SubscriptionArn: topic.subscribe(endpoint, raw === 'true').arn } };
+}
+
 /**
  * DeleteTopic: the topic is gone; publishing to it is then NotFound. Deleting an unknown topic succeeds, as on SNS.
  *

@@ -13,6 +13,14 @@ export interface PublishedMessage {
   readonly subject: string | undefined;
 }
 
+/** A topic's subscription of an SQS queue. */
+export interface QueueSubscription {
+  readonly arn: string;
+  readonly queueArn: string;
+  /** RawMessageDelivery: the message as published, its attributes as SQS message attributes. */
+  readonly raw: boolean;
+}
+
 /** A message to publish, checked. */
 export interface MessageToPublish {
   readonly message: string;
@@ -35,6 +43,7 @@ const DEDUPLICATION_WINDOW_MS = 5 * 60_000;
 /** A topic: its settings, what it took, and on FIFO its deduplication window and sequence. */
 export class Topic {
   private readonly published: PublishedMessage[] = [];
+  private readonly subscriptions = new Map<string, QueueSubscription>();
   private readonly seen = new Map<string, { messageId: string; sequenceNumber: string; at: number }>();
   private sequence = 10_000_000_000_000_000_000n;
 
@@ -44,11 +53,11 @@ export class Topic {
    * Publishes a message, or on FIFO answers the earlier one with the same deduplication id inside
    * the 5-minute window without publishing it again.
    */
-  public publish(message: MessageToPublish, now: number): { messageId: string; sequenceNumber?: string } {
+  public publish(message: MessageToPublish, now: number): { messageId: string; sequenceNumber?: string; published?: PublishedMessage } {
     if (!this.settings.fifo) {
-      const messageId = randomUUID();
-      this.published.push({ ...message, messageId, sequenceNumber: undefined });
-      return { messageId };
+      const published: PublishedMessage = { ...message, messageId: randomUUID(), sequenceNumber: undefined };
+      this.published.push(published);
+      return { messageId: published.messageId, published };
     }
     const deduplicationId = message.deduplicationId
       ?? (this.settings.contentBasedDeduplication ? createHash('sha256').update(message.message, 'utf8').digest('hex') : undefined);
@@ -60,8 +69,22 @@ export class Topic {
     this.sequence += 1n;
     const entry = { messageId: randomUUID(), sequenceNumber: this.sequence.toString(), at: now };
     this.seen.set(deduplicationId, entry);
-    this.published.push({ ...message, deduplicationId, messageId: entry.messageId, sequenceNumber: entry.sequenceNumber });
-    return { messageId: entry.messageId, sequenceNumber: entry.sequenceNumber };
+    const published: PublishedMessage = { ...message, deduplicationId, messageId: entry.messageId, sequenceNumber: entry.sequenceNumber };
+    this.published.push(published);
+    return { messageId: entry.messageId, sequenceNumber: entry.sequenceNumber, published };
+  }
+
+  /** Subscribes a queue; subscribing it again answers the same subscription, or refuses other attributes. */
+  public subscribe(queueArn: string, raw: boolean): QueueSubscription {
+    const existing = this.subscriptions.get(queueArn);
+    if (existing !== undefined && existing.raw !== raw) throw invalidParameter('Attributes Reason: Subscription already exists with different attributes');
+    const subscription = existing ?? { arn: `${this.arn}:${randomUUID()}`, queueArn, raw };
+    this.subscriptions.set(queueArn, subscription);
+    return subscription;
+  }
+
+  public subscribers(): readonly QueueSubscription[] {
+    return [...this.subscriptions.values()];
   }
 
   public messages(): readonly PublishedMessage[] {

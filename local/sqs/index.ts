@@ -5,5 +5,6 @@ export type { FaultCall, FaultCounts, FaultDeleteEntry, FaultMessage, FaultSendE
 export { md5OfAttributes, md5OfBody } from './md5.js';
 export { RedriveError, redriveDeadLetters } from './redrive-dead-letters.js';
 export type { RedriveOptions, RedriveResult } from './redrive-dead-letters.js';
+export type { QueuedMessage } from './queued-message.js';
 export { startSqs } from './server.js';
 export type { RunningSqs, SqsStats, StartSqsOptions } from './server.js';

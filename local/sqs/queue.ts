@@ -263,6 +263,12 @@ export class Queue {
     return id;
   }
 
+  /** The messages the queue holds, in send order, in flight and delayed ones included. */
+  public stored(now: number): readonly StoredMessage[] {
+    this.sweep(now);
+    return [...this.messages.values()];
+  }
+
   public counts(now: number): MessageCounts {
     this.sweep(now);
     let visible = 0;

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { jsonObjectBody, listenOnLoopback, readBody } from '../loopback-http.js';
 import { ACCOUNT_ID, settingChecks } from '../setting-checks.js';
+import { localSqsClient } from './client.js';
+import { createQueue, type CreatedQueue, type CreateQueueOptions } from './create-queue.js';
 import type { FaultCounts, SqsFaults } from './faults.js';
 import { MoveTasks } from './move-tasks.js';
 import type { OperationContext } from './operation-context.js';
 import { OPERATIONS } from './operations.js';
+import { queuedMessage, type QueuedMessage } from './queued-message.js';
 import { Queues } from './queues.js';
 import { SqsError, internalError, serializationError, sqsErrorOf, unsupportedOperation } from './sqs-errors.js';
 import { withDefaults } from '../../functions/inbox/internal.js';
@@ -67,6 +71,16 @@ export interface RunningSqs {
   readonly endpoint: string;
   readonly region: string;
   readonly accountId: string;
+  /**
+   * Creates a queue, FIFO when its name ends in `.fifo`, and with `deadLetter` its DLQ
+   * (`<name>-dlq`) and the redrive policy to it, through this emulator's own CreateQueue.
+   */
+  createQueue(name: string, options?: CreateQueueOptions): Promise<CreatedQueue>;
+  /**
+   * The messages a queue holds now, in send order, in flight ones included, read without a receive
+   * (nothing about them changes); QueueDoesNotExist for a URL of no queue.
+   */
+  messages(queueUrl: string): readonly QueuedMessage[];
   /** Replaces the injected faults. */
   setFaults(faults: SqsFaults): void;
   stats(): SqsStats;
@@ -188,15 +202,19 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
     })();
   });
 
+  let client: SQSClient | undefined;
   return {
     endpoint,
     region: settings.region,
     accountId: settings.accountId,
+    createQueue: (name, queueOptions) => createQueue((client ??= localSqsClient(endpoint, settings.region)), name, queueOptions),
+    messages: (queueUrl) => queues.byUrl(queueUrl).stored(settings.now()).map(queuedMessage),
     setFaults: (next) => {
       faults = next;
     },
     stats: () => ({ calls: { ...calls }, errors: { ...errors }, faults: { ...faultCounts } }),
     async close(): Promise<void> {
+      client?.destroy();
       closing.abort();
       moveTasks.close();
       for (const queue of queues.all()) queue.notify();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PermanentError, processBatch, sql, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { PermanentError, processBatch, sql, type Database, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { sqlStateOf } from '../../functions/inbox/internal.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { inboxRows, orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
@@ -87,6 +88,54 @@ describe.each(drivers)('handler failures on $name', (driver) => {
       const row = (await inboxRows(fx.pool, consumer)).get(record.messageId);
       expect(row).toMatchObject({ status: 'rejected', error: 'PermanentError: order is cancelled' });
       expect(outcomes.map((o) => o.kind)).toEqual(['rejected', 'duplicate']);
+    });
+  });
+
+  describe('a Database that throws PermanentError in statement mode', () => {
+    /** The driver, with an invalid text representation (22P02: a bad uuid, say) turned into a rejection. */
+    const rejectingBadInput = (db: Database): Database => ({
+      ...db,
+      query: async (statement) => {
+        try {
+          return await db.query(statement);
+        } catch (error) {
+          if (sqlStateOf(error) === '22P02') throw new PermanentError('not an order id');
+          throw error;
+        }
+      },
+    });
+
+    it('rejects the message: recorded with the error, acknowledged, no effect, its redelivery a duplicate', async () => {
+      const consumer = uniqueConsumer('db-permanent');
+      const outcomes: Outcome[] = [];
+      const record = sqsRecord({ orderId: 'not-a-uuid' });
+      const options: InboxOptions<Ship> = {
+        consumer, db: rejectingBadInput(fx.db), onOutcome: (o) => outcomes.push(o),
+        // The cast is the database's, so the bad id is refused there (22P02), not by sql.uuid.
+        statement: (m) => sql`UPDATE orders SET version = version + 1 WHERE order_id = CAST(${m.orderId} AS uuid)`,
+      };
+
+      const first = await processBatch(sqsEvent(record), lambdaContext(), options);
+      const again = await processBatch(sqsEvent(redelivery(record)), lambdaContext(), options);
+
+      expect([failedIds(first), failedIds(again)]).toEqual([[], []]);
+      expect(outcomes.map((o) => o.kind)).toEqual(['rejected', 'duplicate']);
+      expect((await inboxRows(fx.pool, consumer)).get(record.messageId)).toMatchObject({ status: 'rejected', error: 'PermanentError: not an order id' });
+    });
+
+    it('without the wrapper the same message fails and comes back', async () => {
+      const consumer = uniqueConsumer('db-plain');
+      const outcomes: Outcome[] = [];
+      const record = sqsRecord({ orderId: 'not-a-uuid' });
+
+      const response = await processBatch<Ship>(sqsEvent(record), lambdaContext(), {
+        consumer, db: fx.db, onOutcome: (o) => outcomes.push(o),
+        statement: (m) => sql`UPDATE orders SET version = version + 1 WHERE order_id = CAST(${m.orderId} AS uuid)`,
+      });
+
+      expect(failedIds(response)).toEqual([record.messageId]);
+      expect(outcomes.map((o) => o.kind)).toEqual(['failed']);
+      expect(sqlStateOf(outcomes[0]?.error)).toBe('22P02');
     });
   });
 

@@ -107,6 +107,32 @@ describe.each(drivers)('the outbox relay on $name', (driver) => {
     });
   });
 
+  describe('a run says why it stopped, and warns when it had too little time to start', () => {
+    it('less time left than marginMs: nothing leased or sent, ended noTime and a warning; with time, it runs and is caught up', async () => {
+      const { consumer, target } = await leftRows([{ n: 20 }]);
+      await ageOutbox(fx.pool, consumer, 120);
+      const warnings: string[] = [];
+      const logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (message: string) => { warnings.push(message); } };
+
+      const starved = await relayOutbox(fx.db, { notices: target }, { consumer, remainingMs: () => 4_000, logger });
+      const ran = await relayOutbox(fx.db, { notices: target }, { consumer, remainingMs: () => 60_000, logger });
+
+      expect(starved).toMatchObject({ ended: 'noTime', passes: 0, sent: 0, undispatched: 1 });
+      expect(warnings).toEqual([expect.stringMatching(/sent nothing: less time was left than its marginMs/)]);
+      expect(ran).toMatchObject({ ended: 'caughtUp', sent: 1, undispatched: 0 });
+    });
+
+    it('ended deadline when its time runs out after a pass', async () => {
+      const { consumer, target } = await leftRows([{ n: 21 }, { n: 22 }]);
+      await ageOutbox(fx.pool, consumer, 120);
+      let left = 6_000;
+      // Each look at the clock costs a second: the first pass starts above the 5 s margin, the next would not.
+      const report = await relayOutbox(fx.db, { notices: target }, { consumer, batchSize: 1, remainingMs: () => (left -= 1_000) });
+
+      expect(report).toMatchObject({ ended: 'deadline', passes: 1 });
+    });
+  });
+
   describe('a FIFO group keeps its order across runs', () => {
     it('sends nothing of a group after a row that did not go, then all of it in order', async () => {
       const notices = [1, 2, 3, 4, 5].map((n) => ({ n: 100 + n, group: 'customer-1' }));

@@ -171,6 +171,7 @@ describe.each(drivers)('transaction mode: ctx.outbox.send on $name', (driver) =>
     it('a target the options do not name fails the message, which comes back', async () => {
       const [orderId] = await seedOrders(fx.pool, 1);
       const { consumer, outcomes, settings } = await shipper();
+      // Typed options with their names inferred refuse 'shiped' at compile time (test/types/outbox-targets.test.ts); a JavaScript caller gets this.
       const misnamed: TransactionModeOptions<Ship> = { ...settings, handle: async (_order, { outbox }) => { await outbox.send({ target: 'shiped', body: 'x' }); } };
 
       const record = sqsRecord({ orderId }, { key: `ship-${orderId}` });
@@ -178,6 +179,7 @@ describe.each(drivers)('transaction mode: ctx.outbox.send on $name', (driver) =>
 
       expect(failedIds(response)).toEqual([record.messageId]);
       expect(outcomes[0]).toMatchObject({ kind: 'failed', error: expect.any(OutboxTargetError) });
+      expect((outcomes[0]!.error as Error).message).toMatch(/no outbox target "shiped"; the targets are: shipped/);
       expect(await outboxRows(fx.pool, consumer)).toEqual([]);
     });
   });

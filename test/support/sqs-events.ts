@@ -69,3 +69,32 @@ export function lambdaContext(remainingMs = 60_000): Context {
 export function failedIds(response: { batchItemFailures: { itemIdentifier: string }[] }): string[] {
   return response.batchItemFailures.map((failure) => failure.itemIdentifier);
 }
+
+/**
+ * An SNS notification as a subscription without raw message delivery puts it in an SQS body (the
+ * shape of AWS's "Amazon SNS raw message delivery" page): `message` is the published Message, a
+ * non-string JSON-encoded; `key` becomes an `idempotency-key` String message attribute.
+ */
+export function snsNotification(message: unknown, options: { key?: string; messageId?: string } = {}): Record<string, unknown> {
+  const topicArn = 'arn:aws:sns:us-east-1:123456789012:notices';
+  return {
+    Type: 'Notification',
+    MessageId: options.messageId ?? randomUUID(),
+    TopicArn: topicArn,
+    Message: typeof message === 'string' ? message : JSON.stringify(message),
+    Timestamp: new Date().toISOString(),
+    SignatureVersion: '1',
+    Signature: 'c2lnbmF0dXJl',
+    SigningCertURL: 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0000.pem',
+    UnsubscribeURL: `https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe&SubscriptionArn=${topicArn}:0000`,
+    ...(options.key !== undefined ? { MessageAttributes: { 'idempotency-key': { Type: 'String', Value: options.key } } } : {}),
+  };
+}
+
+/** An EventBridge event as a rule targeting a queue puts it in an SQS body. */
+export function eventBridgeEvent(detail: object, id: string = randomUUID()): Record<string, unknown> {
+  return {
+    version: '0', id, 'detail-type': 'OrderShipped', source: 'ship-orders', account: '123456789012',
+    time: new Date().toISOString(), region: 'us-east-1', resources: [], detail,
+  };
+}

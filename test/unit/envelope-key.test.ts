@@ -35,6 +35,7 @@ describe('the default key reads the key of an EventBridge event or SNS notificat
     ['a key that is not a string', event({ 'idempotency-key': 7 })],
     ['a body that only mentions detail-type', { 'detail-type': 'x', note: 'not an event' }],
     ['an SNS notification with a Number attribute', notification({ 'idempotency-key': { Type: 'Number', Value: '7' } })],
+    ['an SNS-like body whose Message is no string', { ...notification({ 'idempotency-key': { Type: 'String', Value: KEY } }), Message: { orderId: 1 } }],
     ['text that is not JSON', '"detail-type" and "Notification", but no JSON'],
   ])('falls back on %s', (_what, body) => {
     const record = sqsRecord(body, { key: null });
@@ -55,5 +56,21 @@ describe('a message in an envelope is hashed by what the envelope wraps', () => 
   it('a body with no envelope key is hashed whole, as before', () => {
     const record = sqsRecord(event({ orderId: 1 }));
     expect(sqsSource.payload(record)).toBe(record.body);
+  });
+});
+
+describe('the default parse unwraps what the default key reads, key or not', () => {
+  it.each([
+    ['an SNS notification', notification({})],
+    ['an EventBridge event', event({ orderId: 1 })],
+  ])('%s gives the message it wraps', (_what, body) => {
+    expect(sqsSource.parse(sqsRecord(body))).toEqual({ orderId: 1 });
+  });
+
+  it.each([
+    ['a body that only mentions detail-type', { 'detail-type': 'x', detail: { orderId: 1 } }],
+    ['an SNS-like body whose Message is no string', { ...notification({}), Message: { orderId: 1 } }],
+  ])('%s is parsed whole', (_what, body) => {
+    expect(sqsSource.parse(sqsRecord(body))).toEqual(body);
   });
 });

@@ -148,4 +148,11 @@ describe('outboxTargetsFromEnv reads what the infrastructure put in INBOX_OUTBOX
   ])('refuses a variable %s, naming it', (_what, env, reason) => {
     expect(() => outboxTargetsFromEnv({ env })).toThrow(reason);
   });
+
+  it('refuses, at cold start, a variable without a name the handler says it sends to', () => {
+    const env = { INBOX_OUTBOX_TARGETS: JSON.stringify({ walletEvents: { type: 'sns', topicArn: TOPIC } }) };
+
+    expect(Object.keys(outboxTargetsFromEnv({ env, names: ['walletEvents'] }))).toEqual(['walletEvents']);
+    expect(() => outboxTargetsFromEnv({ env, names: ['walletEvents', 'ledger'] })).toThrow(/names no target ledger, which the handler sends to/);
+  });
 });

@@ -7,9 +7,9 @@ import { kafkaSource } from './kafka-source.js';
 
 /**
  * What `processKafkaBatch()` and `kafkaInbox()` take: the options of the SQS side, with
- * `KafkaRecord` as the record `parse`, `key` and the handler's context see.
+ * `KafkaRecord` as the record `parse`, `key` and the handler's context see; `K` the outbox's target names.
  */
-export type KafkaInboxOptions<T> = InboxOptions<T, KafkaRecord>;
+export type KafkaInboxOptions<T, K extends string = string> = InboxOptions<T, KafkaRecord, K>;
 
 /**
  * `processKafkaBatch` with options already resolved, for the middleware that resolves them once.
@@ -53,6 +53,6 @@ export async function runKafkaBatch<T>(event: KafkaEvent, context: Context, opti
  *   });
  * ```
  */
-export async function processKafkaBatch<T>(event: KafkaEvent, context: Context, options: KafkaInboxOptions<T>): Promise<KafkaBatchResponse> {
+export async function processKafkaBatch<T, K extends string = string>(event: KafkaEvent, context: Context, options: KafkaInboxOptions<T, K>): Promise<KafkaBatchResponse> {
   return runKafkaBatch(event, context, resolveOptions(options));
 }

@@ -1,11 +1,11 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { resolveOptions, type InboxOptions } from '../options.js';
 import { runSqsBatch } from '../sqs/process-sqs-batch.js';
 import { batchMiddleware } from './batch-middleware.js';
 
 /**
- * The inbox as a middy 6 middleware for an SQS event source: it processes the batch in `before` and
+ * The inbox as a middy middleware (middy 6 or 7) for an SQS event source: it processes the batch in `before` and
  * sets the partial batch response in `after`, so `middy()` needs no handler. Use it last, after
  * Powertools' `injectLambdaContext` and `logMetrics`, so their hooks run and metrics are flushed.
  * Options are checked once, when the middleware is made.
@@ -37,7 +37,7 @@ import { batchMiddleware } from './batch-middleware.js';
  *   }));
  * ```
  */
-export function inbox<T>(options: InboxOptions<T>): MiddlewareObj<SQSEvent, SQSBatchResponse, Error, Context> {
+export function inbox<T, K extends string = string>(options: InboxOptions<T, SQSRecord, K>): MiddlewareObj<SQSEvent, SQSBatchResponse, Error, Context> {
   const resolved = resolveOptions(options);
   return batchMiddleware((event: SQSEvent, context) => runSqsBatch(event, context, resolved));
 }

@@ -56,6 +56,7 @@ export interface RelayCounts {
   readonly failed: number;
   readonly left: number;
   readonly oldestUndispatchedAgeMs: number;
+  readonly ended: 'caughtUp' | 'deadline' | 'noTime';
 }
 
 /**
@@ -63,7 +64,7 @@ export interface RelayCounts {
  *
  * @example
  * ```ts
- * observeRelay({ sent: 10, failed: 0, left: 0, oldestUndispatchedAgeMs: 0 }, { consumer, logger, metrics });
+ * observeRelay({ sent: 10, failed: 0, left: 0, oldestUndispatchedAgeMs: 0, ended: 'caughtUp' }, { consumer, logger, metrics });
  * ```
  */
 export function observeRelay(report: RelayCounts, observers: OutboxObservers<never>): void {
@@ -74,6 +75,10 @@ export function observeRelay(report: RelayCounts, observers: OutboxObservers<nev
     count(metrics, OUTBOX_METRICS.left, report.left);
     metrics?.addMetric(OUTBOX_METRICS.oldestUndispatchedAge, 'Milliseconds', report.oldestUndispatchedAgeMs);
   });
-  const level = report.failed > 0 ? 'error' : 'info';
-  quietly(logger, 'logger', () => logger?.[level]('outbox relay run', { consumer: observers.consumer, ...report }));
+  // A run that began under its margin did nothing, every time: a warning, so it is not taken for "all sent".
+  const level = report.failed > 0 ? 'error' : report.ended === 'noTime' ? 'warn' : 'info';
+  const line = report.ended === 'noTime'
+    ? 'outbox relay run sent nothing: less time was left than its marginMs; give its function a longer timeout or a smaller marginMs'
+    : 'outbox relay run';
+  quietly(logger, 'logger', () => logger?.[level](line, { consumer: observers.consumer, ...report }));
 }

@@ -2,15 +2,16 @@
  * A message a handler sends on through the outbox: its row is written in the claim's transaction
  * (or in the guarded statement), so it exists exactly when the incoming message's effect committed,
  * and it is sent after the commit. Its row's id, a UUIDv7, goes with it as the idempotency key.
+ * `K` is the names of the consumer's targets (any string by default).
  *
  * @example
  * ```ts
  * const shipped: OutboxMessage = { target: 'shipped', body: { orderId }, groupId: customerId };
  * ```
  */
-export interface OutboxMessage {
-  /** The name of one of the outbox option's targets. */
-  readonly target: string;
+export interface OutboxMessage<K extends string = string> {
+  /** The name of one of the outbox option's targets: typed by them where the options are inferred, checked at run time too. */
+  readonly target: K;
   /** A string as it is, anything else as JSON. On EventBridge, the event's detail: a JSON object. */
   readonly body: string | object;
   /**

@@ -25,16 +25,19 @@ export interface OutboxDispatchReport {
 
 /**
  * The outbox of a consumer: the targets its messages may name, and how hard the invocation tries
- * to send them after the commit before leaving them to the relay.
+ * to send them after the commit before leaving them to the relay. `K` is the targets' names.
  *
  * @example
  * ```ts
  * outbox: { targets: { shipped: sqsTarget({ queueUrl }) } }
  * ```
  */
-export interface OutboxOptions {
-  /** The targets by name: `sqsTarget`, `snsTarget`, `eventBridgeTarget` (sqs-inbox/outbox), `outboxTargetsFromEnv()`, or a `Publisher` of your own. */
-  readonly targets: Readonly<Record<string, Publisher>>;
+export interface OutboxOptions<K extends string = string> {
+  /**
+   * The targets by name: `sqsTarget`, `snsTarget`, `eventBridgeTarget` (sqs-inbox/outbox),
+   * `outboxTargetsFromEnv()`, or a `Publisher` of your own. Their names type the messages' `target`.
+   */
+  readonly targets: Readonly<Record<K, Publisher>>;
   /**
    * Calls that carry a row after the commit, the first included; a row that did not go by then is left for the relay.
    * @default 3
@@ -56,13 +59,14 @@ export interface OutboxOptions {
  * outbox: { targets, messages: (order) => [{ target: 'shipped', body: { orderId: order.orderId }, groupId: order.customerId }] }
  * ```
  */
-export interface StatementOutboxOptions<T, R> extends OutboxOptions {
+export interface StatementOutboxOptions<T, R, K extends string = string> extends OutboxOptions<K> {
   /** The messages to send on when this message's statement commits; a throw fails the message, an `OutboxMessageRefusedError` rejects it. */
-  readonly messages: (message: T, ctx: StatementContext<R>) => readonly OutboxMessage[];
+  readonly messages: (message: T, ctx: StatementContext<R>) => readonly OutboxMessage<K>[];
 }
 
 /**
- * `ctx.outbox` of transaction mode.
+ * `ctx.outbox` of transaction mode. `K` is the names of the outbox option's targets: where the
+ * options are inferred, a name that is not one of them does not compile.
  *
  * @example
  * ```ts
@@ -72,14 +76,14 @@ export interface StatementOutboxOptions<T, R> extends OutboxOptions {
  * }
  * ```
  */
-export interface OutboxContext {
+export interface OutboxContext<K extends string = string> {
   /**
    * Writes the message's row in the claim's transaction and answers its id, the idempotency key
    * it goes out with. It is sent after the commit, or never if the transaction rolls back. Throws
    * `OutboxMessageRefusedError` (a `PermanentError`) for a message its target can never take and
    * `OutboxTargetError` for a target the options do not name.
    */
-  send(message: OutboxMessage): Promise<string>;
+  send(message: OutboxMessage<K>): Promise<string>;
 }
 
 /** The outbox options after defaults and checks. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TIME_DEFAULTS } from '../contract.js';
 import type { Database } from '../database/database.js';
 import { InboxConfigError } from '../errors.js';
+import { invocationMetrics } from '../metric-log.js';
 import type { InboxLogger, InboxMetrics } from '../telemetry.js';
 import { transientRetry } from '../transient.js';
 import { retry, type RetryPolicy } from '../retry.js';
@@ -32,7 +33,8 @@ export interface RelayOptions {
    */
   readonly remainingMs?: () => number;
   /**
-   * No pass, and no send, is started with less time left than this.
+   * No pass, and no send, is started with less time left than this: a run given less does nothing
+   * and says so (`ended: 'noTime'`, and a warning).
    * @default 5000
    */
   readonly marginMs?: number;
@@ -66,6 +68,13 @@ export interface RelayReport {
   readonly undispatched: number;
   /** The age of the oldest of them in milliseconds, 0 when there is none. */
   readonly oldestUndispatchedAgeMs: number;
+  /**
+   * Why the run stopped: `'caughtUp'`, a pass leased nothing (no row due that another does not
+   * hold); `'deadline'`, less than `marginMs` was left after a pass; `'noTime'`, less than
+   * `marginMs` was left at the start, so nothing was leased or sent (a function timeout at or under
+   * the margin, or a margin too large for it).
+   */
+  readonly ended: 'caughtUp' | 'deadline' | 'noTime';
 }
 
 const RELAY_DEFAULTS = { graceMs: TIME_DEFAULTS.relayGraceMs, batchSize: 100, marginMs: 5000, maxAttempts: 3, maxRetries: 3, leaseMs: 60_000 } as const;
@@ -163,6 +172,7 @@ export async function relayOutbox(db: Database, targets: Readonly<Record<string,
   const policy = transientRetry(maxRetries, remainingMs, marginMs);
   const holder = `relay:${randomUUID()}`;
   const totals = { sent: 0, failed: 0, left: 0, passes: 0 };
+  let ended: RelayReport['ended'] = 'deadline';
 
   while (remainingMs() >= marginMs) {
     const { rows: records } = await retry(() => db.query<LeaseRecord>(leaseStatement({
@@ -170,7 +180,10 @@ export async function relayOutbox(db: Database, targets: Readonly<Record<string,
     })), policy);
     totals.passes += 1;
     const { rows, groups } = leaseOf(records);
-    if (rows.length === 0 && groups.length === 0) break;
+    if (rows.length === 0 && groups.length === 0) {
+      ended = 'caughtUp';
+      break;
+    }
     const payloads = rows.length > 0 ? await readPayloads(db, rows, policy) : new Map();
     const queued: QueuedRow[] = rows.map((row) => {
       const payload = payloads.get(row.id) ?? { attributes: {}, body: '' };
@@ -186,8 +199,13 @@ export async function relayOutbox(db: Database, targets: Readonly<Record<string,
     totals.left += counts.left;
   }
 
+  // The loop makes a pass whenever it is entered: none means the run began under its margin.
+  if (totals.passes === 0) ended = 'noTime';
   const { rows: [open] } = await retry(() => db.query<{ age_ms: number | null; open_rows: number }>(oldestOpenStatement(options.consumer)), policy);
-  const report: RelayReport = { ...totals, undispatched: Number(open?.open_rows ?? 0), oldestUndispatchedAgeMs: Math.max(0, Math.round(Number(open?.age_ms ?? 0))) };
-  observeRelay(report, { consumer: options.consumer, logger: options.logger, metrics: options.metrics });
+  const report: RelayReport = { ...totals, ended, undispatched: Number(open?.open_rows ?? 0), oldestUndispatchedAgeMs: Math.max(0, Math.round(Number(open?.age_ms ?? 0))) };
+  // In Lambda the age and counts its alarms read are written whether or not `metrics` was given.
+  const sink = invocationMetrics(options.metrics, options.consumer);
+  observeRelay(report, { consumer: options.consumer, logger: options.logger, metrics: sink.metrics });
+  sink.flush();
   return report;
 }

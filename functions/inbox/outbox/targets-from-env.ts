@@ -9,7 +9,13 @@ import { snsTarget } from './sns-target.js';
 import { sqsTarget } from './sqs-target.js';
 
 /** Options of `outboxTargetsFromEnv`. */
-export interface OutboxTargetsFromEnvOptions {
+export interface OutboxTargetsFromEnvOptions<K extends string = string> {
+  /**
+   * The targets the handler sends to: a name the variable lacks is refused here, at cold start, and
+   * the names type the handler's messages (`outbox.send({ target })` to another name does not compile).
+   * @default any the variable holds, typed as string
+   */
+  readonly names?: readonly K[];
   /**
    * Where to read `INBOX_OUTBOX_TARGETS`.
    * @default process.env
@@ -34,10 +40,11 @@ function refuse(detail: string): InboxConfigError {
  *
  * @example
  * ```ts
- * export const handler = middy().use(inbox({ consumer: 'ship-orders', db, handle, outbox: { targets: outboxTargetsFromEnv() } }));
+ * const targets = outboxTargetsFromEnv({ names: ['shipped'] }); // Record<'shipped', Publisher>
+ * export const handler = middy().use(inbox({ consumer: 'ship-orders', db, handle, outbox: { targets } }));
  * ```
  */
-export function outboxTargetsFromEnv(options: OutboxTargetsFromEnvOptions = {}): Record<string, Publisher> {
+export function outboxTargetsFromEnv<const K extends string = string>(options: OutboxTargetsFromEnvOptions<K> = {}): Record<K, Publisher> {
   const text = (options.env ?? process.env)[INBOX_ENV.outboxTargets];
   if (text === undefined || text.trim() === '') throw refuse('is not set');
   let specs: unknown;
@@ -47,6 +54,8 @@ export function outboxTargetsFromEnv(options: OutboxTargetsFromEnvOptions = {}):
     throw refuse('is not JSON');
   }
   if (typeof specs !== 'object' || specs === null || Array.isArray(specs) || Object.keys(specs).length === 0) throw refuse('names no target');
+  const missing = (options.names ?? []).filter((name) => !Object.hasOwn(specs as object, name));
+  if (missing.length > 0) throw refuse(`names no target ${missing.join(', ')}, which the handler sends to`);
   let sqs = options.clients?.sqs;
   let sns = options.clients?.sns;
   let eventBridge = options.clients?.eventBridge;
@@ -66,5 +75,5 @@ export function outboxTargetsFromEnv(options: OutboxTargetsFromEnvOptions = {}):
         throw refuse(`gives target ${name} the type ${JSON.stringify((spec as { type?: unknown } | null)?.type)}: use sqs, sns or eventbridge`);
     }
   }
-  return targets;
+  return targets as Record<K, Publisher>;
 }

@@ -9,35 +9,34 @@ function isEventBridgeEvent(value: Json): boolean {
     && typeof value['source'] === 'string' && isObject(value['detail']);
 }
 
-/** An SNS notification as a subscription without raw message delivery puts it in a queue. */
+/** An SNS notification as a subscription without raw message delivery puts it in a queue: the Message a string. */
 function isSnsNotification(value: Json): boolean {
-  return value['Type'] === 'Notification' && typeof value['MessageId'] === 'string' && typeof value['TopicArn'] === 'string';
+  return value['Type'] === 'Notification' && typeof value['MessageId'] === 'string' && typeof value['TopicArn'] === 'string'
+    && typeof value['Message'] === 'string';
 }
 
-/** The key an envelope carries, and what it wraps: the part of the body that is the same on every send. */
-export interface Enveloped {
-  readonly key: string;
+/** An envelope the body is, what it wraps, and the key it carries if any. */
+export interface Envelope {
+  readonly kind: 'eventbridge' | 'sns';
   /** The event's detail (as JSON) or the notification's Message: a resend gets a new envelope around it. */
   readonly payload: string;
+  /** The event's detail as an object, or the notification's Message parsed as JSON (a throw if it is not JSON). */
+  readonly message: () => unknown;
+  readonly key?: string;
 }
 
 /**
- * The idempotency key an envelope in the body carries, when the body is one: an EventBridge event
- * (a rule targeting the queue) whose detail has an `"idempotency-key"` string member, as the
- * outbox's EventBridge target puts it there; or an SNS notification (a subscription without raw
- * message delivery) with an `idempotency-key` message attribute. Such a key is part of the body, so
- * it survives a redrive, and a chain EventBridge (or SNS) -> SQS -> inbox deduplicates by default.
- * With it comes the payload the envelope wraps: EventBridge gives each put a new event id and time,
- * SNS each publish a new MessageId and signature, so a copy sent again differs only in its envelope,
- * and its payload hash must be taken of what it wraps, or it would look like a collision.
+ * The EventBridge event (a rule targeting the queue) or SNS notification (a subscription without
+ * raw message delivery) that an SQS body is, or `undefined`. The one detector that the default
+ * key, the payload hash and the default parse all read, so they agree on what is an envelope.
  *
  * @example
  * ```ts
- * envelopeOf('{"version":"0","id":"e-1","detail-type":"OrderShipped","source":"shop","detail":{"idempotency-key":"0190..."}}')
- * // { key: '0190...', payload: '{"idempotency-key":"0190..."}' }
+ * envelopeIn('{"Type":"Notification","MessageId":"n-1","TopicArn":"arn:aws:sns:...","Message":"{\\"orderId\\":1}"}')?.message()
+ * // { orderId: 1 }
  * ```
  */
-export function envelopeOf(body: string): Enveloped | undefined {
+export function envelopeIn(body: string): Envelope | undefined {
   // Most bodies are not envelopes: they are not parsed for nothing.
   if (!body.includes('"detail-type"') && !body.includes('"Notification"')) return undefined;
   let value: unknown;
@@ -49,13 +48,42 @@ export function envelopeOf(body: string): Enveloped | undefined {
   if (!isObject(value)) return undefined;
   const name = IDEMPOTENCY_KEY_ATTRIBUTE;
   if (isEventBridgeEvent(value)) {
-    const key = (value['detail'] as Json)[name];
-    return typeof key === 'string' ? { key, payload: JSON.stringify(value['detail']) } : undefined;
+    const detail = value['detail'] as Json;
+    const key = detail[name];
+    return { kind: 'eventbridge', payload: JSON.stringify(detail), message: () => detail, ...(typeof key === 'string' ? { key } : {}) };
   }
   if (isSnsNotification(value)) {
+    const message = value['Message'] as string;
     const attribute = isObject(value['MessageAttributes']) ? value['MessageAttributes'][name] : undefined;
     const key = isObject(attribute) && attribute['Type'] === 'String' ? attribute['Value'] : undefined;
-    return typeof key === 'string' ? { key, payload: String(value['Message']) } : undefined;
+    return { kind: 'sns', payload: message, message: () => JSON.parse(message) as unknown, ...(typeof key === 'string' ? { key } : {}) };
   }
   return undefined;
+}
+
+/** The key an envelope carries, and what it wraps: the part of the body that is the same on every send. */
+export interface Enveloped {
+  readonly key: string;
+  /** The event's detail (as JSON) or the notification's Message: a resend gets a new envelope around it. */
+  readonly payload: string;
+}
+
+/**
+ * The idempotency key an envelope in the body carries, when the body is one: an EventBridge event
+ * whose detail has an `"idempotency-key"` string member, as the outbox's EventBridge target puts it
+ * there; or an SNS notification with an `idempotency-key` message attribute. Such a key is part of
+ * the body, so it survives a redrive, and a chain EventBridge (or SNS) -> SQS -> inbox deduplicates
+ * by default. With it comes the payload the envelope wraps: EventBridge gives each put a new event id
+ * and time, SNS each publish a new MessageId and signature, so a copy sent again differs only in its
+ * envelope, and its payload hash must be taken of what it wraps, or it would look like a collision.
+ *
+ * @example
+ * ```ts
+ * envelopeOf('{"version":"0","id":"e-1","detail-type":"OrderShipped","source":"shop","detail":{"idempotency-key":"0190..."}}')
+ * // { key: '0190...', payload: '{"idempotency-key":"0190..."}' }
+ * ```
+ */
+export function envelopeOf(body: string): Enveloped | undefined {
+  const envelope = envelopeIn(body);
+  return envelope?.key !== undefined ? { key: envelope.key, payload: envelope.payload } : undefined;
 }

@@ -42,6 +42,6 @@ export async function runSqsBatch<T>(event: SQSEvent, context: Context, options:
  *   });
  * ```
  */
-export async function processBatch<T>(event: SQSEvent, context: Context, options: InboxOptions<T>): Promise<SQSBatchResponse> {
+export async function processBatch<T, K extends string = string>(event: SQSEvent, context: Context, options: InboxOptions<T, SQSRecord, K>): Promise<SQSBatchResponse> {
   return runSqsBatch(event, context, resolveOptions(options));
 }
