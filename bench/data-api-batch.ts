@@ -1,22 +1,31 @@
 /**
- * One SQS batch through the Data API driver with a simulated per-call latency: statement mode and
- * transaction mode, on a standard queue and on FIFO with several groups, beside the sequential
- * one-message-after-another baseline (what Powertools' SQS FIFO processor does: one record at a time),
- * measured in the same run on the same emulator. Prints milliseconds per batch (median of the rounds),
- * the speed-up over the baseline and the Data API calls per message.
+ * One SQS batch through the Data API driver with a simulated per-call latency: statement mode
+ * batched (`batchStatements`, the default) and unbatched, and transaction mode, on a standard queue
+ * and on FIFO with several groups, beside the sequential one-message-after-another baseline (what
+ * Powertools' SQS FIFO processor does: one record at a time), measured in the same run on the same
+ * emulator. The emulator runs in a process of its own by default (`--emulator process`), so the
+ * process CPU is the kit's and the SDK's, as on Lambda; `--emulator inline` runs it here.
  *
- *   npm run bench:data-api -- --latency 10 --batch 10 --groups 3 --rounds 7
+ * Prints milliseconds per batch (median of the rounds), the speed-up over the baseline, the Data
+ * API calls per batch (counted on the client) and the process CPU per message; exits with 1 when
+ * batched statement mode takes more than `--max-calls` calls a batch or more than `1 / --cpu-target`
+ * of unbatched statement mode's CPU per message.
+ *
+ *   npm run bench:data-api -- --latency 10 --batch 10 --groups 3 --rounds 7 --warmup 10 --max-calls 3 --cpu-target 2 --emulator process
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { SQSRecord } from 'aws-lambda';
-import { processBatch, sql, type InboxOptions } from '../functions/inbox/index.js';
+import { processBatch, sql, type Database, type InboxOptions } from '../functions/inbox/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
+import { localDataApiClient, localDataApiDatabase } from '../local/data-api/index.js';
 import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { openDataApi } from '../test/support/data-api.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
 import { migrateReferenceDatabase } from '../demo/reference-database.js';
+import { countCalls } from './call-counter.js';
+import { startDataApiProcess } from './data-api-process.js';
 
 // One line instead of the AWS SDK's paragraph about Node.js 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -27,16 +36,25 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '10' },
     groups: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '7' },
+    warmup: { type: 'string', default: '10' },
+    'max-calls': { type: 'string', default: '3' },
+    'cpu-target': { type: 'string', default: '2' },
+    emulator: { type: 'string', default: 'process' },
   },
 });
+if (args.emulator !== 'process' && args.emulator !== 'inline') throw new RangeError(`--emulator is process or inline, not ${args.emulator}`);
 const LATENCY_MS = Number(args.latency);
 const BATCH = Number(args.batch);
 const GROUPS = Number(args.groups);
 const ROUNDS = Number(args.rounds);
+const WARMUP = Number(args.warmup);
+const MAX_CALLS = Number(args['max-calls']);
+const CPU_TARGET = Number(args['cpu-target']);
 
 type Ship = { orderId: string };
-type Mode = 'statement' | 'transaction';
+type Mode = 'statement, batched' | 'statement' | 'transaction';
 type Queue = 'standard' | 'fifo';
+type Measured = { ms: number; cpuUsPerMessage: number; calls: number };
 
 const ship = (orderId: string) => sql`UPDATE orders SET status = 'shipped', version = version + 1 WHERE order_id = ${sql.uuid(orderId)}`;
 
@@ -48,7 +66,19 @@ const orderIds = Array.from({ length: BATCH }, () => randomUUID());
 await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
 await setupDb.close();
 
-const local = await openDataApi(scratch.url, { latencyMs: LATENCY_MS });
+/** The Data API driver on the scratch database through the emulator, the calls its client sent, and how to stop both. */
+async function openEmulator(): Promise<{ db: Database; calls(): number; close(): Promise<void> }> {
+  if (args.emulator === 'inline') {
+    const local = await openDataApi(scratch.url, { latencyMs: LATENCY_MS });
+    return { db: local.db, calls: () => local.api.stats().total, close: () => local.close() };
+  }
+  const emulator = await startDataApiProcess(scratch.url, LATENCY_MS);
+  const client = localDataApiClient(emulator.endpoint);
+  const counter = countCalls(client);
+  const db = localDataApiDatabase(client, new URL(scratch.url).pathname.slice(1));
+  return { db, calls: counter.calls, close: async () => { await db.close(); client.destroy(); await emulator.close(); } };
+}
+const local = await openEmulator();
 
 /** A fresh batch (new messageIds, so every message is a fresh claim), FIFO records spread over the groups. */
 function batch(queue: Queue): SQSRecord[] {
@@ -56,44 +86,92 @@ function batch(queue: Queue): SQSRecord[] {
 }
 
 function options(mode: Mode, concurrency: number): InboxOptions<Ship> {
-  const base = { consumer: `bench-${mode}-${concurrency}`, db: local.db, concurrency };
-  return mode === 'statement'
-    ? { ...base, statement: (order) => ship(order.orderId) }
-    : { ...base, handle: async (order, { tx }) => { await tx.query(ship(order.orderId)); } };
+  const base = { consumer: `bench-${mode.replace(', ', '-')}-${concurrency}`, db: local.db, concurrency };
+  return mode === 'transaction'
+    ? { ...base, handle: async (order, { tx }) => { await tx.query(ship(order.orderId)); } }
+    : { ...base, batchStatements: mode === 'statement, batched', statement: (order) => ship(order.orderId) };
 }
 
-/** Median milliseconds of one batch, and Data API calls per message. */
-async function measure(mode: Mode, queue: Queue, concurrency: number): Promise<{ ms: number; callsPerMessage: number }> {
-  const times: number[] = [];
-  let calls = 0;
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const records = batch(queue);
-    local.api.resetStats();
-    const started = performance.now();
-    const response = await processBatch(sqsEvent(...records), lambdaContext(), options(mode, concurrency));
-    times.push(performance.now() - started);
-    if (response.batchItemFailures.length > 0) throw new Error(`${mode}/${queue}: ${response.batchItemFailures.length} messages failed`);
-    calls = local.api.stats().total;
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)]!, callsPerMessage: calls / BATCH };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Milliseconds, process CPU per message and Data API calls of one batch. */
+async function once(mode: Mode, queue: Queue, concurrency: number): Promise<Measured> {
+  const records = batch(queue);
+  const calls = local.calls();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const response = await processBatch(sqsEvent(...records), lambdaContext(), options(mode, concurrency));
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  if (response.batchItemFailures.length > 0) throw new Error(`${mode}/${queue}: ${response.batchItemFailures.length} messages failed`);
+  return { ms, cpuUsPerMessage: (used.user + used.system) / BATCH, calls: local.calls() - calls };
 }
 
-// Warm the connections and the emulator's type cache, so the first scenario is not charged for them.
-await measure('transaction', 'standard', BATCH);
+const MODES = ['statement, batched', 'statement', 'transaction'] as const;
+const QUEUES = ['standard', 'fifo'] as const;
+// Every scenario, the kit's concurrency and one at a time.
+const SCENARIOS = MODES.flatMap((mode) => QUEUES.flatMap((queue) => [BATCH, 1].map((concurrency) => ({ mode, queue, concurrency }))));
+const nameOf = (s: { mode: Mode; queue: Queue; concurrency: number }) => `${s.mode}/${s.queue}/${s.concurrency}`;
 
-console.log(`Data API batch of ${BATCH}, ${LATENCY_MS} ms per call, FIFO in ${GROUPS} groups, median of ${ROUNDS} rounds`);
-console.log('mode         queue     batch ms  sequential ms  speed-up  calls/message');
-for (const mode of ['statement', 'transaction'] as const) {
-  for (const queue of ['standard', 'fifo'] as const) {
-    const kit = await measure(mode, queue, BATCH);
-    const sequential = await measure(mode, queue, 1);
+// Warm the connections, the emulator's type cache and the JIT, as a Lambda environment is warm after its first invocations.
+for (let round = 0; round < WARMUP; round += 1) for (const mode of MODES) await once(mode, 'standard', BATCH);
+// Round by round through every scenario, so drift on a shared machine weighs on all alike.
+const runs = new Map<string, Measured[]>(SCENARIOS.map((s) => [nameOf(s), []]));
+for (let round = 0; round < ROUNDS; round += 1) {
+  for (const scenario of SCENARIOS) runs.get(nameOf(scenario))!.push(await once(scenario.mode, scenario.queue, scenario.concurrency));
+}
+const results = new Map<string, Measured>([...runs].map(([name, list]) => [name, {
+  ms: median(list.map((r) => r.ms)), cpuUsPerMessage: median(list.map((r) => r.cpuUsPerMessage)), calls: Math.max(...list.map((r) => r.calls)),
+}]));
+const result = (mode: Mode, queue: Queue, concurrency: number) => results.get(nameOf({ mode, queue, concurrency }))!;
+
+console.log(`Data API batch of ${BATCH}, ${LATENCY_MS} ms per call, FIFO in ${GROUPS} groups, median of ${ROUNDS} rounds (emulator ${args.emulator === 'process' ? 'in its own process' : 'in this process'})`);
+console.log('mode                queue     batch ms  sequential ms  speed-up  calls/batch  CPU µs/message');
+for (const mode of MODES) {
+  for (const queue of QUEUES) {
+    const kit = result(mode, queue, BATCH);
+    const sequential = result(mode, queue, 1);
     console.log([
-      mode.padEnd(12), queue.padEnd(9), kit.ms.toFixed(1).padStart(8), sequential.ms.toFixed(1).padStart(14),
-      `${(sequential.ms / kit.ms).toFixed(2)}x`.padStart(9), String(kit.callsPerMessage).padStart(14),
+      mode.padEnd(19), queue.padEnd(9), kit.ms.toFixed(1).padStart(8), sequential.ms.toFixed(1).padStart(14),
+      `${(sequential.ms / kit.ms).toFixed(2)}x`.padStart(9), String(kit.calls).padStart(12), kit.cpuUsPerMessage.toFixed(0).padStart(15),
     ].join(' '));
   }
 }
+
+// The pg driver's batch: one transaction, a statement at a time (node-postgres does not pipeline),
+// so one commit for the batch instead of one a message, against the same round trips.
+const pgDb = pgDatabase({ connectionString: scratch.url, max: BATCH, batch: true });
+const onPg = async (batchStatements: boolean, queue: Queue): Promise<number> => {
+  const records = batch(queue);
+  const started = performance.now();
+  const response = await processBatch<Ship>(sqsEvent(...records), lambdaContext(), {
+    consumer: `bench-pg-${batchStatements}`, db: pgDb, batchStatements, statement: (order) => ship(order.orderId),
+  });
+  if (response.batchItemFailures.length > 0) throw new Error(`pg: ${response.batchItemFailures.length} messages failed`);
+  return performance.now() - started;
+};
+for (let round = 0; round < WARMUP; round += 1) for (const batched of [true, false]) await onPg(batched, 'standard');
+console.log('pg driver (no added latency)  batched ms  unbatched ms');
+for (const queue of QUEUES) {
+  const times = { batched: [] as number[], unbatched: [] as number[] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    times.batched.push(await onPg(true, queue));
+    times.unbatched.push(await onPg(false, queue));
+  }
+  console.log(`${queue.padEnd(28)} ${median(times.batched).toFixed(1).padStart(10)}  ${median(times.unbatched).toFixed(1).padStart(12)}`);
+}
+await pgDb.close();
+
+let missed = false;
+for (const queue of ['standard', 'fifo'] as const) {
+  const batched = result('statement, batched', queue, BATCH);
+  const unbatched = result('statement', queue, BATCH);
+  const cpuRatio = unbatched.cpuUsPerMessage / batched.cpuUsPerMessage;
+  const met = batched.calls <= MAX_CALLS && cpuRatio >= CPU_TARGET;
+  missed ||= !met;
+  console.log(`${queue}: batched ${batched.calls} calls a batch against ${unbatched.calls} (target at most ${MAX_CALLS}), process CPU per message ${cpuRatio.toFixed(2)}x under unbatched (target ${CPU_TARGET}x), wall time ${(unbatched.ms / batched.ms).toFixed(2)}x under: ${met ? 'met' : 'NOT met'}`);
+}
+if (missed) process.exitCode = 1;
 
 await local.close();
 await scratch.drop();

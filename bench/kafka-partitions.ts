@@ -1,23 +1,23 @@
 /**
  * One Kafka batch through processKafkaBatch in statement mode on the Data API driver, with a
- * simulated per-call latency: its partitions in parallel (concurrency >= partitions) beside the
- * same records one after another, measured in the same run on the same emulator.
+ * simulated per-call latency, three ways measured in the same run on the same emulator: batched
+ * (`batchStatements`, the default: BeginTransaction, one BatchExecuteStatement, CommitTransaction),
+ * unbatched with its partitions in parallel (concurrency >= partitions: one call a record), and
+ * unbatched one record after another (`concurrency: 1`).
  *
  * The emulator runs in a process of its own by default (`--emulator process`): on Lambda the
  * service's HTTP, JSON and SQL work is not on the function's event loop, and here it would be,
- * charging about half of each call's CPU to the kit. `--emulator inline` runs it in this process,
- * as bench/data-api-batch.ts does.
+ * charging about half of each call's CPU to the kit. `--emulator inline` runs it in this process.
  *
- * The baseline is the same call with `concurrency: 1`: the same event, the same code path, the same
- * one Data API call per record, so the only difference is how many partitions are in flight. It is
- * what a consumer that walks the batch record by record does. (A loop of single-record batches
- * would also pay the per-invocation work once per record, which flatters the kit.) The best the
- * parallel run can do is bounded by its longest partition: records / ceil(records / partitions).
+ * The unbatched parallel run is bounded by its longest partition: records / ceil(records / partitions)
+ * over one record after another. Calls are counted on the client (every command sent).
  *
- * Prints milliseconds per batch (median of the rounds), the process's CPU time per batch, the
- * speed-up, and the Data API calls per record; exits with 1 when the speed-up is under the target.
+ * Prints milliseconds per batch (median of the rounds), the process's CPU per batch and per record,
+ * the Data API calls per batch, and the ratios; exits with 1 when a target is missed: the batch in
+ * at most `--max-calls` calls and at most `1 / --batched-target` of the unbatched parallel wall time,
+ * and the parallel run at least `--target` times faster than one record after another.
  *
- *   npm run bench:kafka -- --latency 10 --records 100 --partitions 8 --concurrency 8 --rounds 7 --warmup 10 --target 6 --emulator process
+ *   npm run bench:kafka -- --latency 10 --records 100 --partitions 8 --concurrency 8 --rounds 7 --warmup 10 --target 6 --batched-target 3 --max-calls 3 --emulator process
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -27,11 +27,11 @@ import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
 import { localDataApiClient, localDataApiDatabase } from '../local/data-api/index.js';
-import { countingDatabase } from '../test/support/counting-database.js';
 import { openDataApi } from '../test/support/data-api.js';
 import { shipStatement, type Ship } from '../test/support/kafka-inbox.js';
 import { kafkaEvent, kafkaRecord } from '../test/support/kafka-events.js';
 import { lambdaContext } from '../test/support/sqs-events.js';
+import { countCalls } from './call-counter.js';
 import { startDataApiProcess } from './data-api-process.js';
 import { migrateReferenceDatabase } from '../demo/reference-database.js';
 
@@ -44,6 +44,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '7' },
     warmup: { type: 'string', default: '10' },
     target: { type: 'string', default: '6' },
+    'batched-target': { type: 'string', default: '3' },
+    'max-calls': { type: 'string', default: '3' },
     emulator: { type: 'string', default: 'process' },
   },
 });
@@ -55,6 +57,8 @@ const CONCURRENCY = Number(args.concurrency);
 const ROUNDS = Number(args.rounds);
 const WARMUP = Number(args.warmup);
 const TARGET = Number(args.target);
+const BATCHED_TARGET = Number(args['batched-target']);
+const MAX_CALLS = Number(args['max-calls']);
 
 // One line instead of the AWS SDK's paragraph about Node.js 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -66,13 +70,17 @@ const orderIds = Array.from({ length: RECORDS }, () => randomUUID());
 await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
 await setupDb.close();
 
-/** The Data API driver on the scratch database through the emulator, and how to stop both. */
-async function openEmulator(): Promise<{ db: Database; close(): Promise<void> }> {
-  if (args.emulator === 'inline') return openDataApi(scratch.url, { latencyMs: LATENCY_MS });
+/** The Data API driver on the scratch database through the emulator, the calls its client sent, and how to stop both. */
+async function openEmulator(): Promise<{ db: Database; calls(): number; close(): Promise<void> }> {
+  if (args.emulator === 'inline') {
+    const local = await openDataApi(scratch.url, { latencyMs: LATENCY_MS });
+    return { db: local.db, calls: () => local.api.stats().total, close: () => local.close() };
+  }
   const emulator = await startDataApiProcess(scratch.url, LATENCY_MS);
   const client = localDataApiClient(emulator.endpoint);
+  const counter = countCalls(client);
   const db = localDataApiDatabase(client, new URL(scratch.url).pathname.slice(1));
-  return { db, close: async () => { await db.close(); client.destroy(); await emulator.close(); } };
+  return { db, calls: counter.calls, close: async () => { await db.close(); client.destroy(); await emulator.close(); } };
 }
 const local = await openEmulator();
 
@@ -81,55 +89,70 @@ function nextBatch(): KafkaEvent {
   return kafkaEvent(orderIds.map((orderId, i) => kafkaRecord({ orderId }, { topic: 'orders', partition: i % PARTITIONS })));
 }
 
-function options(db: Database, concurrency: number): KafkaInboxOptions<Ship> {
-  return { consumer: `bench-kafka-${concurrency}`, db, concurrency, statement: (order) => shipStatement(order.orderId) };
+/** One of the three ways a batch runs. */
+interface Way { readonly label: string; readonly concurrency: number; readonly batchStatements: boolean }
+const BATCHED: Way = { label: `batched (${CONCURRENCY})`, concurrency: CONCURRENCY, batchStatements: true };
+const PARALLEL: Way = { label: `unbatched, parallel (${CONCURRENCY})`, concurrency: CONCURRENCY, batchStatements: false };
+const SEQUENTIAL: Way = { label: 'unbatched, one by one (1)', concurrency: 1, batchStatements: false };
+
+function options(way: Way): KafkaInboxOptions<Ship> {
+  return {
+    consumer: `bench-kafka-${way.concurrency}-${way.batchStatements}`, db: local.db, concurrency: way.concurrency,
+    batchStatements: way.batchStatements, statement: (order) => shipStatement(order.orderId),
+  };
 }
 
-/** Wall and CPU milliseconds of one batch; refuses a batch with failures or with other than one call per record. */
-async function once(concurrency: number): Promise<{ ms: number; cpuMs: number }> {
+/** Wall and CPU milliseconds and Data API calls of one batch; refuses a batch with failures. */
+async function once(way: Way): Promise<{ ms: number; cpuMs: number; calls: number }> {
   const event = nextBatch();
-  const counted = countingDatabase(local.db);
+  const calls = await local.calls();
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const response = await processKafkaBatch(event, lambdaContext(), options(counted.db, concurrency));
+  const response = await processKafkaBatch(event, lambdaContext(), options(way));
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  if (response.batchItemFailures.length > 0) throw new Error(`concurrency ${concurrency}: ${response.batchItemFailures.length} records failed`);
-  // Statement mode: one ExecuteStatement a record, no transaction.
-  if (counted.calls() !== RECORDS || counted.transactions() !== 0) {
-    throw new Error(`concurrency ${concurrency}: ${counted.calls()} statements and ${counted.transactions()} transactions for ${RECORDS} records`);
-  }
-  return { ms, cpuMs: (used.user + used.system) / 1000 };
+  if (response.batchItemFailures.length > 0) throw new Error(`${way.label}: ${response.batchItemFailures.length} records failed`);
+  return { ms, cpuMs: (used.user + used.system) / 1000, calls: (await local.calls()) - calls };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 // Warm the connections, the emulator's type cache and the JIT (the SDK's per-call work halves once
 // V8 has compiled it), as a Lambda environment is warm after its first invocations.
-for (let round = 0; round < WARMUP; round += 1) await once(round % 2 === 0 ? CONCURRENCY : 1);
+const WAYS = [BATCHED, PARALLEL, SEQUENTIAL];
+for (let round = 0; round < WARMUP; round += 1) await once(WAYS[round % WAYS.length]!);
 
-const parallel: { ms: number; cpuMs: number }[] = [];
-const sequential: { ms: number; cpuMs: number }[] = [];
-// Alternate the two, so drift on a shared machine weighs on both alike.
+const runs = new Map<Way, { ms: number; cpuMs: number; calls: number }[]>(WAYS.map((way) => [way, []]));
+// Alternate the three, so drift on a shared machine weighs on all alike.
 for (let round = 0; round < ROUNDS; round += 1) {
-  parallel.push(await once(CONCURRENCY));
-  sequential.push(await once(1));
+  for (const way of WAYS) runs.get(way)!.push(await once(way));
 }
-
-const kitMs = median(parallel.map((run) => run.ms));
-const sequentialMs = median(sequential.map((run) => run.ms));
-const ratio = sequentialMs / kitMs;
+const summary = (way: Way) => {
+  const list = runs.get(way)!;
+  return { ms: median(list.map((run) => run.ms)), cpuMs: median(list.map((run) => run.cpuMs)), calls: Math.max(...list.map((run) => run.calls)) };
+};
+const batched = summary(BATCHED);
+const parallel = summary(PARALLEL);
+const sequential = summary(SEQUENTIAL);
+const ratio = sequential.ms / parallel.ms;
+const wallRatio = parallel.ms / batched.ms;
+const cpuRatio = parallel.cpuMs / batched.cpuMs;
 const bound = RECORDS / Math.ceil(RECORDS / PARTITIONS);
 
 console.log(`Kafka batch of ${RECORDS} records in ${PARTITIONS} partitions, statement mode, Data API with ${LATENCY_MS} ms per call (emulator ${args.emulator === 'process' ? 'in its own process' : 'in this process'}), median of ${ROUNDS} rounds`);
 // When this process's CPU time nears the wall time, the batch is CPU-bound, not latency-bound.
-console.log('run                          batch ms  process CPU ms  calls/record');
-const row = (label: string, ms: number, runs: { cpuMs: number }[]) =>
-  console.log(`${label.padEnd(27)} ${ms.toFixed(1).padStart(9)}  ${median(runs.map((run) => run.cpuMs)).toFixed(1).padStart(14)}  ${'1'.padStart(12)}`);
-row(`partitions in parallel (${CONCURRENCY})`, kitMs, parallel);
-row('one after another (1)', sequentialMs, sequential);
-console.log(`speed-up ${ratio.toFixed(2)}x (bound by the longest partition: ${bound.toFixed(2)}x; target ${TARGET}x): ${ratio >= TARGET ? 'met' : 'NOT met'}`);
-if (ratio < TARGET) process.exitCode = 1;
+console.log('run                            batch ms  process CPU ms  CPU µs/record  calls/batch');
+for (const way of WAYS) {
+  const { ms, cpuMs, calls } = summary(way);
+  console.log(`${way.label.padEnd(29)} ${ms.toFixed(1).padStart(9)}  ${cpuMs.toFixed(1).padStart(14)}  ${(cpuMs * 1000 / RECORDS).toFixed(0).padStart(13)}  ${String(calls).padStart(11)}`);
+}
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+const callsMet = batched.calls <= MAX_CALLS;
+const wallMet = wallRatio >= BATCHED_TARGET;
+console.log(`batched: ${batched.calls} calls a batch (target at most ${MAX_CALLS}): ${verdict(callsMet)}`);
+console.log(`batched: wall time ${wallRatio.toFixed(2)}x under unbatched (target ${BATCHED_TARGET}x), process CPU per record ${cpuRatio.toFixed(2)}x under: ${verdict(wallMet)}`);
+console.log(`unbatched: partitions in parallel ${ratio.toFixed(2)}x over one by one (bound by the longest partition: ${bound.toFixed(2)}x; target ${TARGET}x): ${verdict(ratio >= TARGET)}`);
+if (!callsMet || !wallMet || ratio < TARGET) process.exitCode = 1;
 
 await local.close();
 await scratch.drop();

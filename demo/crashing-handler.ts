@@ -147,6 +147,15 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
       if (here) die();
       return value;
     },
+    // A batch is one commit point: dying before it sends nothing, dying after it leaves it committed.
+    batch: inner.batch && (async (statements: readonly SqlStatement[]): Promise<void> => {
+      alive();
+      const here = fatal();
+      if (here && point!.when === 'before-commit') die();
+      await inner.batch!(statements);
+      alive();
+      if (here) die();
+    }),
     close: async () => undefined,
   };
   return { db, death, kill: end };

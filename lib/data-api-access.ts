@@ -3,7 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import { InfraConfigError } from './infra-config-error.js';
 
-/** The RDS Data API calls the kit's drivers make: statements and transactions, no BatchExecuteStatement. */
+/** The RDS Data API calls the kit's functions make: statements and transactions (a consumer's driver also batches: `CONSUMER_DATA_API_ACTIONS`). */
 export const DATA_API_ACTIONS = [
   'rds-data:BeginTransaction',
   'rds-data:CommitTransaction',
@@ -11,8 +11,15 @@ export const DATA_API_ACTIONS = [
   'rds-data:RollbackTransaction',
 ] as const;
 
+/**
+ * The calls of a consumer's driver: those, and BatchExecuteStatement for batched statement mode
+ * (`batchStatements`, its default). Without it every batch would be refused and run again a
+ * statement a record.
+ */
+export const CONSUMER_DATA_API_ACTIONS = [...DATA_API_ACTIONS, 'rds-data:BatchExecuteStatement'] as const;
+
 /** One of the Data API calls the kit makes. */
-export type DataApiAction = (typeof DATA_API_ACTIONS)[number];
+export type DataApiAction = (typeof CONSUMER_DATA_API_ACTIONS)[number];
 
 /**
  * Lets `grantee` make the Data API calls on `cluster` (all the kit makes, or the `actions` given),

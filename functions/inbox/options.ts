@@ -123,6 +123,16 @@ export interface StatementModeOptions<T, R = SQSRecord, K extends string = strin
    * @default none
    */
   readonly outbox?: StatementOutboxOptions<T, R, K>;
+  /**
+   * Send the batch's guarded statements together: the records that can go without reordering a
+   * FIFO group or Kafka partition, in one transaction (on the Data API: BeginTransaction, one
+   * BatchExecuteStatement per statement text, CommitTransaction). When that fails for any reason it
+   * is rolled back, and the records run one statement each, with the same outcomes as without it
+   * (`parse` and `statement` are then called again for them: keep them free of side effects).
+   * Used when the database offers `batch`: `dataApiDatabase` does, `pgDatabase` with `batch: true`.
+   * @default true
+   */
+  readonly batchStatements?: boolean;
 }
 
 /**
@@ -151,6 +161,7 @@ export const DEFAULTS = {
   deadlineMarginMs: TIME_DEFAULTS.deadlineMarginMs,
   maxRetries: 3,
   maxKeyLength: MAX_KEY_LENGTH,
+  batchStatements: true,
 } as const;
 
 /** How a record's effect is applied, with the user's function for it. */
@@ -175,6 +186,8 @@ export interface ResolvedOptions<T, R> {
   readonly logger: InboxLogger | undefined;
   readonly metrics: InboxMetrics | undefined;
   readonly outbox: ResolvedOutbox | undefined;
+  /** Statement mode: send the batch's statements together (see `StatementModeOptions.batchStatements`). */
+  readonly batchStatements: boolean;
 }
 
 const CONSUMER = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
@@ -256,6 +269,7 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
     logger: options.logger,
     metrics: options.metrics,
     outbox: resolveOutbox(options.outbox, mode.kind),
+    batchStatements: (options as { batchStatements?: boolean }).batchStatements ?? DEFAULTS.batchStatements,
   };
   if (typeof resolved.consumer !== 'string' || !CONSUMER.test(resolved.consumer)) {
     throw new InboxConfigError(`consumer must be 1 to 128 letters, digits or ._:/- starting with a letter or digit, but "${String(resolved.consumer)}" was given.`);
@@ -270,6 +284,9 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
   requireInteger('lockTimeoutMs', resolved.lockTimeoutMs, 1, 60_000);
   requireInteger('deadlineMarginMs', resolved.deadlineMarginMs, 0, 900_000);
   requireInteger('maxRetries', resolved.maxRetries, 0, 10);
+  if (typeof resolved.batchStatements !== 'boolean') {
+    throw new InboxConfigError(`batchStatements must be true or false, but ${String(resolved.batchStatements)} was given.`);
+  }
   if (resolved.laneFailure !== 'lane' && resolved.laneFailure !== 'batch') {
     throw new InboxConfigError(`laneFailure must be 'lane' or 'batch', but "${String(resolved.laneFailure)}" was given.`);
   }

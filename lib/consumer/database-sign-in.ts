@@ -2,7 +2,7 @@ import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { grantDataApiCalls } from '../data-api-access.js';
+import { CONSUMER_DATA_API_ACTIONS, grantDataApiCalls } from '../data-api-access.js';
 import { INBOX_WARNINGS, warn } from './warnings.js';
 
 /**
@@ -18,7 +18,7 @@ import { INBOX_WARNINGS, warn } from './warnings.js';
  */
 export function grantDatabaseSignIn(scope: Construct, cluster: rds.IDatabaseCluster, fn: iam.IGrantable, secret: secretsmanager.ISecret | undefined): void {
   if (secret) {
-    grantDataApiCalls(cluster, fn);
+    grantDataApiCalls(cluster, fn, CONSUMER_DATA_API_ACTIONS);
     secret.grantRead(fn);
     return;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { splitStatements } from '../../functions/inbox/internal.js';
 import type { ColumnTypes } from './column-types.js';
@@ -172,15 +173,36 @@ const executeStatement: Operation = async (body, context) => {
   return onPool(context, database, login, async (client, name) => respond(await run(client, statement), name, client, options, context));
 };
 
+/**
+ * A batch's statements on one connection, in order, as JDBC's executeBatch runs them: each text
+ * prepared once per connection (named by its hash) and executed for every parameter set.
+ */
+async function runBatch(client: pg.ClientBase, statements: readonly BoundStatement[]): Promise<void> {
+  for (const statement of statements) {
+    await client.query({
+      name: `batch_${createHash('sha1').update(statement.text).digest('hex')}`,
+      text: statement.text, values: statement.values, rowMode: 'array', queryMode: 'extended',
+    } as pg.QueryArrayConfig);
+  }
+}
+
+/**
+ * BatchExecuteStatement: one SQL text over its parameter sets (none: the statement once), in one
+ * transaction, its own when no transactionId is given (all sets commit or none). Aurora PostgreSQL
+ * answers `generatedFields` empty for every set, RETURNING or not: the answer is one empty
+ * `updateResults` entry a set, capped at 1 MiB like every response.
+ */
 const batchExecuteStatement: Operation = async (body, context) => {
   const login = await requireTarget(body, context);
   const sql = singleStatement(body);
   const sets = body.parameterSets ?? [[]];
   if (!Array.isArray(sets)) throw badRequest('parameterSets must be a list of parameter lists.');
   const statements = (sets.length === 0 ? [[]] : sets).map((set: unknown) => bindStatement(sql, set));
+  // The answer's size depends on the number of sets alone: one over the cap is refused before any set runs.
+  const answer = cappedBody({ updateResults: statements.map(() => ({ generatedFields: [] })) });
   const runAll = async (client: pg.ClientBase) => {
-    for (const statement of statements) await run(client, statement);
-    return JSON.stringify({ updateResults: statements.map(() => ({ generatedFields: [] })) });
+    await runBatch(client, statements);
+    return answer;
   };
   if (body.transactionId !== undefined && body.transactionId !== null) {
     return onTransaction(context, body.transactionId, (tx) => runAll(tx.client));

@@ -4,7 +4,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import { describe, expect, it } from 'vitest';
 import { INBOX_ENV } from '../../functions/inbox/contract.js';
-import { DATA_API_ACTIONS } from '../../lib/data-api-access.js';
+import { CONSUMER_DATA_API_ACTIONS, DATA_API_ACTIONS } from '../../lib/data-api-access.js';
 import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
 import { InboxStack } from '../../lib/stack/inbox-stack.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
@@ -83,12 +83,12 @@ describe('each function of the reference stack reads only its own database secre
     expect(environmentOf(FUNCTIONS.migrate).SECRET_ARN).toEqual(SECRETS.owner);
   });
 
-  it('each function makes only the Data API calls it needs, on the cluster\'s ARN only (the migrate function\'s driver: no BatchExecuteStatement)', () => {
+  it('each function makes only the Data API calls it needs, on the cluster\'s ARN only (a consumer also batches with BatchExecuteStatement, the migrate function does not)', () => {
     const needs = {
-      [FUNCTIONS.worker]: [...DATA_API_ACTIONS].sort(),
+      [FUNCTIONS.worker]: [...CONSUMER_DATA_API_ACTIONS].sort(),
       [FUNCTIONS.cleanup]: ['rds-data:ExecuteStatement'],
       [FUNCTIONS.migrate]: [...DATA_API_ACTIONS].sort(),
-      [FUNCTIONS.notices]: [...DATA_API_ACTIONS].sort(),
+      [FUNCTIONS.notices]: [...CONSUMER_DATA_API_ACTIONS].sort(),
       [FUNCTIONS.relay]: ['rds-data:ExecuteStatement'],
     };
     for (const fn of Object.values(FUNCTIONS)) {

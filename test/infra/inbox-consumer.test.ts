@@ -100,7 +100,7 @@ describe('InboxConsumer defaults (standard queue)', () => {
     const withPrefix = (prefix: string) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));
     expect(withPrefix('rds-data:')).toHaveLength(1);
     expect(withPrefix('rds-data:')[0]!.Action).toEqual(expect.arrayContaining([
-      'rds-data:ExecuteStatement', 'rds-data:BeginTransaction', 'rds-data:CommitTransaction', 'rds-data:RollbackTransaction',
+      'rds-data:ExecuteStatement', 'rds-data:BeginTransaction', 'rds-data:CommitTransaction', 'rds-data:RollbackTransaction', 'rds-data:BatchExecuteStatement',
     ]));
     expect(JSON.stringify(withPrefix('rds-data:')[0]!.Resource)).toContain(':cluster:');
     expect(withPrefix('secretsmanager:')[0]!.Action).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue']));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../functions/inbox/index.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { shipOrderOptions } from '../../functions/order-worker/ship-order.js';
 import { crashingHandler, dyingDatabase, FunctionTimeoutError, InjectedCrashError, type CrashPoint } from '../../demo/crashing-handler.js';
 import { openDataApi, type LocalDataApi } from '../support/data-api.js';
@@ -83,7 +84,8 @@ describe.each(drivers)('an invocation that dies at a commit point, on $name', (d
       const plans: (CrashPoint | undefined)[] = [{ when: 'after-commit', at: 3 }, undefined];
       const handler = crashingHandler({
         db: fx.db,
-        worker: (db) => ({ ...shipOrderOptions(db), consumer: `crash-${driver.name}`, concurrency: 1 }),
+        // A statement a message: five commit points.
+        worker: (db) => ({ ...shipOrderOptions(db), consumer: `crash-${driver.name}`, concurrency: 1, batchStatements: false }),
         plan: () => plans.shift(),
         onCrash: (point) => crashes.push(point),
       });
@@ -96,6 +98,29 @@ describe.each(drivers)('an invocation that dies at a commit point, on $name', (d
       expect(committedBeforeTheCrash).toBe(3);
       expect(again.batchItemFailures).toEqual([]);
       expect([...(await orderVersions(fx.pool, orderIds)).values()]).toEqual([1, 1, 1, 1, 1]);
+    });
+
+    it('counts a batch of statements as one commit point: dying after it, the redelivery finds every order applied', async () => {
+      const orderIds = await seedOrders(fx.pool, 5);
+      const records = orderIds.map((orderId) => sqsRecord({ orderId }, { key: `batched-${orderId}` }));
+      const plans: (CrashPoint | undefined)[] = [{ when: 'after-commit', at: 1 }, undefined];
+      const db = driver.name === 'pg' ? pgDatabase({ connectionString: fx.url, batch: true }) : fx.db;
+      const handler = crashingHandler({
+        db,
+        worker: (dying) => ({ ...shipOrderOptions(dying), consumer: `crash-batched-${driver.name}` }),
+        plan: () => plans.shift(),
+      });
+      try {
+        await expect(handler(sqsEvent(...records), lambdaContext())).rejects.toBeInstanceOf(InjectedCrashError);
+        const committedBeforeTheCrash = [...(await orderVersions(fx.pool, orderIds)).values()];
+        const again = await handler(sqsEvent(...records), lambdaContext());
+
+        expect(committedBeforeTheCrash).toEqual([1, 1, 1, 1, 1]);
+        expect(again.batchItemFailures).toEqual([]);
+        expect([...(await orderVersions(fx.pool, orderIds)).values()]).toEqual([1, 1, 1, 1, 1]);
+      } finally {
+        if (db !== fx.db) await db.close();
+      }
     });
 
     it('kills an invocation still running at its timeout, as Lambda resets the environment: nothing more of it commits', async () => {

@@ -287,14 +287,19 @@ describe('rows and rowCount look the same as on node-postgres', () => {
 });
 
 describe('Data API calls per message', () => {
-  it('statement mode costs exactly one ExecuteStatement per message', async () => {
-    const ids = await seedOrders(fresh.pool, 5);
-    const response = await processBatch<{ id: string }>(sqsEvent(...ids.map((id) => sqsRecord({ id }))), lambdaContext(), {
-      consumer: uniqueConsumer('calls-statement'), db,
-      statement: (order) => sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${sql.uuid(order.id)}`,
-    });
-    expect(failedIds(response)).toEqual([]);
-    expect(local.api.stats().calls).toEqual({ ExecuteStatement: 5 });
+  it('statement mode costs exactly one ExecuteStatement per message unbatched, and BeginTransaction, one BatchExecuteStatement and CommitTransaction batched', async () => {
+    const calls: Record<string, unknown>[] = [];
+    for (const batchStatements of [false, true]) {
+      const ids = await seedOrders(fresh.pool, 5);
+      local.api.resetStats();
+      const response = await processBatch<{ id: string }>(sqsEvent(...ids.map((id) => sqsRecord({ id }))), lambdaContext(), {
+        consumer: uniqueConsumer('calls-statement'), db, batchStatements,
+        statement: (order) => sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${sql.uuid(order.id)}`,
+      });
+      expect(failedIds(response)).toEqual([]);
+      calls.push(local.api.stats().calls);
+    }
+    expect(calls).toEqual([{ ExecuteStatement: 5 }, { BeginTransaction: 1, BatchExecuteStatement: 1, CommitTransaction: 1 }]);
   });
 
   it('transaction mode costs BeginTransaction, the claim and the handler statements, and CommitTransaction', async () => {

@@ -94,10 +94,11 @@ describe('an option passed as undefined keeps its default, for every public opti
       }
     });
 
-    it('PgDatabaseOptions: a pool of 10 connections', async () => {
-      const unset: EveryOptionalUndefined<Extract<PgDatabaseOptions, { connectionString: string }>> = { max: undefined };
+    it('PgDatabaseOptions: a pool of 10 connections, no batch', async () => {
+      const unset: EveryOptionalUndefined<Extract<PgDatabaseOptions, { connectionString: string }>> = { max: undefined, batch: undefined };
       const db = pgDatabase({ connectionString: fresh.url, ...unset });
       try {
+        expect(db.batch).toBeUndefined();
         const pids = await Promise.all(Array.from({ length: 14 }, () =>
           db.query<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.2)`).then(({ rows }) => rows[0]!.pid)));
         expect(new Set(pids).size).toBe(10);

@@ -1,4 +1,5 @@
 import {
+  BatchExecuteStatementCommand,
   BeginTransactionCommand,
   CommitTransactionCommand,
   ExecuteStatementCommand,
@@ -10,6 +11,7 @@ import { DatabaseQueryError } from '../database/errors.js';
 import { InboxConfigError } from '../errors.js';
 import { retry, type RetryPolicy } from '../retry.js';
 import type { SqlStatement } from '../sql/sql.js';
+import { inBatch, type BatchCalls } from './batch-execute.js';
 import { DataApiResumingError } from './errors.js';
 import { ENV_NAMES, resumeRetryOf, type DataApiDatabaseFromEnvOptions, type DataApiDatabaseOptions, type ResumeRetry } from './options.js';
 import { toDataApiStatement } from './parameters.js';
@@ -38,6 +40,8 @@ function resumingPolicy(resume: Required<ResumeRetry>): RetryPolicy {
  *
  * - A transaction is BeginTransaction, its statements and CommitTransaction, one call at a time,
  *   rolled back on any error unless the service has ended it already (see `inTransaction`).
+ * - `batch` is BeginTransaction, one BatchExecuteStatement per run of statements of one text (split
+ *   at the 4 MiB request limit) and CommitTransaction (see `inBatch`).
  * - Rows are read with `includeResultMetadata`: see `toQueryResult` for the types.
  * - DatabaseResumingException is waited out with backoff (`resumeRetry`) on autocommit statements
  *   and BeginTransaction; what is left is thrown as `DataApiResumingError`, which the runtime
@@ -85,6 +89,14 @@ export function dataApiDatabase(options: DataApiDatabaseOptions): Database {
     rollback: (transactionId) => client.send(new RollbackTransactionCommand({ resourceArn, secretArn, transactionId })),
   };
 
+  const batchCalls: BatchCalls = {
+    begin,
+    batchExecute: ({ sql, parameterSets }, transactionId) =>
+      client.send(new BatchExecuteStatementCommand({ resourceArn, secretArn, database, sql, parameterSets, transactionId })),
+    commit: calls.commit,
+    rollback: calls.rollback,
+  };
+
   return {
     async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
       try {
@@ -96,6 +108,7 @@ export function dataApiDatabase(options: DataApiDatabaseOptions): Database {
     async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
       return inTransaction(await begin(), calls, work);
     },
+    batch: (statements) => inBatch(statements, batchCalls),
     async close(): Promise<void> {
       if (options.client === undefined) client.destroy();
     },

@@ -41,6 +41,15 @@ export interface Database {
   query<R = Row>(statement: SqlStatement): Promise<QueryResult<R>>;
   /** Runs `work` in a transaction: commits when it returns (with none of its queries still running), rolls back when it throws. */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `statements` in order in one transaction and commits, or rolls back and throws the first
+   * failure: all of them commit or none. Nothing is answered per statement (the Data API's
+   * BatchExecuteStatement returns no rows on Aurora PostgreSQL). The Data API driver sends each run
+   * of statements that share one text as one BatchExecuteStatement, so a batch of one text costs
+   * three calls (BeginTransaction, BatchExecuteStatement, CommitTransaction) whatever its width.
+   * Optional: a `Database` without it is used one statement at a time.
+   */
+  batch?(statements: readonly SqlStatement[]): Promise<void>;
   /** Releases what the driver opened. */
   close(): Promise<void>;
 }

@@ -9,7 +9,7 @@ import type { RetryPolicy } from '../retry.js';
 import type { SqlStatement } from '../sql/sql.js';
 import { OutboxTargetError } from './errors.js';
 import { dispatchRows, MAX_LEASE_MS } from './dispatch.js';
-import { WRITTEN_ROWS_COLUMN, writeCtes, writeStatement, writtenRow, type RowToWrite, type WriteLease, type WrittenRow, type WrittenRowRecord } from './outbox-table.js';
+import { WRITTEN_ROWS_COLUMN, writeCtes, writtenRowsStatement, writeStatement, writtenRow, type RowToWrite, type WriteLease, type WrittenRow, type WrittenRowRecord } from './outbox-table.js';
 import type { OutboxMessage } from './outbox-message.js';
 import type { OutboxContext, OutboxDispatchReport, ResolvedOutbox } from './outbox-options.js';
 import { observeDispatch } from './observe-outbox.js';
@@ -33,12 +33,20 @@ export interface StatementWrites {
   /** The rows' CTEs and answer column, given the claim's rows; undefined when the message sends nothing. */
   readonly addition: ((claimed: SqlStatement) => GuardedAddition) | undefined;
   committed(answer: Row | undefined): void;
+  /** The rows' ids, and whether each waits its turn in a FIFO group (then only a read tells its place and lease). */
+  readonly rows: readonly { readonly id: string; readonly ordered: boolean }[];
 }
 
 /** The outbox of one batch: writes rows under the batch's lease and sends the committed ones before the batch answers. */
 export interface OutboxBatch {
   inTransaction(tx: Transaction, key: string): TransactionWrites;
   inStatement(message: unknown, ctx: StatementContext<unknown>): StatementWrites;
+  /**
+   * Batched statement mode: the statements of `writes` committed in a batch, which answers no rows.
+   * A row to a standard target is leased to the batch; the place and lease of FIFO rows are read
+   * in one statement (when that read fails, they are left to the relay).
+   */
+  committedInBatch(writes: readonly StatementWrites[]): Promise<void>;
   sendAfterCommit(): Promise<OutboxDispatchReport | undefined>;
 }
 
@@ -125,11 +133,32 @@ export function outboxBatch(settings: OutboxBatchSettings): OutboxBatch {
         addition: rows.length === 0
           ? undefined
           : (claimed) => ({ ctes: writeCtes(rows.map(({ toWrite }) => toWrite), leaseOf(ctx.key), claimed), columns: WRITTEN_ROWS_COLUMN }),
+        rows: rows.map(({ toWrite }) => ({ id: toWrite.id, ordered: toWrite.ordered && toWrite.message.groupId !== undefined })),
         committed(answer) {
           const written = Array.isArray(answer?.['outbox_written']) ? (answer['outbox_written'] as [string, number | null, boolean][]).map(writtenRow) : [];
           committed.push(...keep(rows, written));
         },
       };
+    },
+
+    async committedInBatch(writes) {
+      const ordered = writes.flatMap((w) => w.rows.filter((row) => row.ordered).map((row) => row.id));
+      const read = new Map<string, WrittenRow>();
+      if (ordered.length > 0) {
+        try {
+          const { rows } = await settings.db.query<WrittenRowRecord>(writtenRowsStatement(ordered, holder));
+          for (const row of rows) read.set(String(row.id), writtenRow(row));
+        } catch (error) {
+          settings.logger?.warn('outbox: the batch\'s FIFO rows could not be read back; the relay will send them', { error: error as Error });
+        }
+      }
+      for (const w of writes) {
+        const answer = w.rows.map(({ id, ordered: waits }) => {
+          const row = waits ? read.get(id) ?? { id, groupSeq: null, leased: false } : { id, groupSeq: null, leased: true };
+          return [row.id, row.groupSeq, row.leased];
+        });
+        w.committed({ outbox_written: answer });
+      }
     },
 
     async sendAfterCommit() {

@@ -155,6 +155,20 @@ SELECT id, group_seq, leased FROM outbox_insert`;
 /** Statement mode: the written rows as one JSON column of the guarded statement, `[[id, group_seq, leased], ...]`. */
 export const WRITTEN_ROWS_COLUMN = sql`(SELECT coalesce(json_agg(json_build_array(id, group_seq, leased)), '[]'::json) FROM outbox_insert) AS outbox_written`;
 
+/**
+ * Batched statement mode: the place of written rows and whether they are leased to `holder`, read
+ * after their batch committed (BatchExecuteStatement answers no rows).
+ *
+ * @example
+ * ```ts
+ * const { rows } = await db.query<WrittenRowRecord>(writtenRowsStatement([id], holder));
+ * ```
+ */
+export function writtenRowsStatement(ids: readonly string[], holder: string): SqlStatement {
+  return sql`SELECT id::text AS id, group_seq, coalesce(claimed_by = ${holder}, false) AS leased FROM outbox_message
+WHERE id IN (SELECT jsonb_array_elements_text(${sql.json(ids)}::jsonb)::uuid)`;
+}
+
 /** A written row as a driver returns it (group_seq is int8: a string). */
 export type WrittenRowRecord = { id: string; group_seq: string | number | null; leased: boolean };
 

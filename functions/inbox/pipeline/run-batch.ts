@@ -11,6 +11,7 @@ import { observe, reportMissingTable } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
 import { processRecord } from './process-record.js';
 import type { RecordSource } from './record-source.js';
+import { runStatementBatch } from './statement-batch.js';
 import { transientRetry } from '../transient.js';
 
 /** A record of the event and what became of it. */
@@ -112,14 +113,20 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
   let tableMissing: InboxTableMissingError | undefined;
   const outbox = options.outbox && outboxBatch({ ...options, outbox: options.outbox, remainingMs, policy });
 
-  await runLanes(laneItems(prepared, laneOf), options.concurrency, async (lane) => {
+  const lanes = laneItems(prepared, laneOf);
+  // Statement mode: what one batch of statements settles first; the rest runs a statement a record.
+  const batched = await runStatementBatch(lanes, options, (r) => source.parse(r), outbox, remainingMs);
+
+  await runLanes(lanes, options.concurrency, async (lane) => {
     let laneFailed = false;
     for (const item of lane.items) {
       const started = Date.now();
-      const skipped = skipError(item, { laneFailed, batchFailed, tableMissing }, options, source, remainingMs());
+      const early = batched.get(item);
+      // A record the batch committed is processed; one it found claimed is held back as any other.
+      const skipped = early?.result.kind === 'processed' ? undefined : skipError(item, { laneFailed, batchFailed, tableMissing }, options, source, remainingMs());
       const result: RecordResult = skipped
         ? { kind: 'skipped', error: skipped }
-        : await processRecord(item, options, (r) => source.parse(r), policy, outbox);
+        : early?.result ?? await processRecord(item, options, (r) => source.parse(r), policy, outbox);
       if (tableMissing === undefined && isInboxTableMissing(result.error)) {
         tableMissing = result.error;
         reportMissingTable(tableMissing, options);
@@ -128,7 +135,7 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
         laneFailed = true;
         batchFailed = true;
       }
-      const outcome = outcomeOf(item, result, Date.now() - started);
+      const outcome = outcomeOf(item, result, early !== undefined && !skipped ? early.durationMs : Date.now() - started);
       outcomes.set(item, outcome);
       observe(outcome, options);
     }
