@@ -17,7 +17,7 @@ const inboxLayers = [
   ['database', 'transient.ts'],
   ['claim', 'pg', 'data-api', 'migrations', 'cleanup', 'outcome.ts', 'statement-context.ts', 'telemetry.ts'],
   ['producer'],
-  ['outbox'],
+  ['outbox', 'operator'],
   ['options.ts'],
   ['pipeline'],
   ['sqs', 'kafka'],

@@ -10,6 +10,8 @@ export interface Evidence {
   readonly parked: readonly string[];
   /** Keys the producer could not send at all: nothing is expected of them. */
   readonly notSent: ReadonlySet<string>;
+  /** Keys whose rejected message the inbox kept (a `rejected` kept_message row). */
+  readonly kept: ReadonlySet<string>;
 }
 
 /** The run's accounts, every figure from the evidence. */
@@ -22,6 +24,10 @@ export interface Accounts {
   readonly unclaimedEffects: number;
   /** Inbox rows with status `rejected`. */
   readonly rejected: number;
+  /** Of those, the ones whose body the inbox kept. */
+  readonly keptRejected: number;
+  /** Rejected inbox rows without their kept body: must be 0. */
+  readonly rejectedUnkept: number;
   /** Messages in the DLQ. */
   readonly inDlq: number;
   /** Of those, the messages of orders a stuck session held locked. */
@@ -39,11 +45,12 @@ export interface Accounts {
  * Settles a run from what was written, not from what the worker said: an order counts as applied
  * when its row shows the effect, twice when it shows it more than once, and unclaimed when it shows
  * it without a `processed` inbox row; an order message is lost when its effect is missing and it is
- * not in the DLQ; a poison message is lost when it has no rejected row.
+ * not in the DLQ; a poison message is lost when it has no rejected row; a rejected row without its
+ * kept body counts as unkept.
  *
  * @example
  * ```ts
- * const { doubleEffects, lost } = settle(workload, { effects, inbox, parked, notSent });
+ * const { doubleEffects, lost } = settle(workload, { effects, inbox, parked, notSent, kept });
  * ```
  */
 export function settle(workload: Workload, evidence: Evidence): Accounts {
@@ -62,8 +69,10 @@ export function settle(workload: Workload, evidence: Evidence): Accounts {
   for (const key of workload.poisonKeys) {
     if (evidence.inbox.get(key) !== 'rejected' && !evidence.notSent.has(key)) lostKeys.push(key);
   }
-  const rejected = [...evidence.inbox.values()].filter((status) => status === 'rejected').length;
+  const rejectedKeys = [...evidence.inbox].filter(([, status]) => status === 'rejected').map(([key]) => key);
+  const rejected = rejectedKeys.length;
+  const keptRejected = rejectedKeys.filter((key) => evidence.kept.has(key)).length;
   const stuckKeys = new Set(workload.orders.filter((order) => order.stuck).map((order) => order.key));
   const stuckInDlq = evidence.parked.filter((key) => stuckKeys.has(key)).length;
-  return { applied, doubleEffects, unclaimedEffects, rejected, inDlq: evidence.parked.length, stuckInDlq, lost: lostKeys.length, lostKeys };
+  return { applied, doubleEffects, unclaimedEffects, rejected, keptRejected, rejectedUnkept: rejected - keptRejected, inDlq: evidence.parked.length, stuckInDlq, lost: lostKeys.length, lostKeys };
 }

@@ -15,7 +15,7 @@ import { crashingKafkaHandler } from './crashing-kafka-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
 import { releaseAll, runDatabase } from './main-job.js';
 import { outcomeTally } from './outcome-tally.js';
-import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
+import { countSettled, lockOrders, readEffects, readInbox, readKept, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
@@ -407,6 +407,7 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
     const accounts = settle(workload, {
       effects: await readEffects(pool, settings.mode, workload.orders),
       inbox: await readInbox(pool, consumer, workload.keys),
+      kept: await readKept(pool, consumer, workload.keys),
       parked: discarded.map((record) => headerOf(record, 'idempotency-key') ?? ''),
       notSent: produced.failed,
     });

@@ -27,7 +27,7 @@ import { checkOutboxRunSettings, OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS, ty
 import { faultPlan } from './fault-plan.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
 import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
-import { countSettled, lockOrders, readEffects, readInbox, seedOrders } from './order-rows.js';
+import { countSettled, lockOrders, readEffects, readInbox, readKept, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
 import { orderWorkload, type WorkerMode } from './workload.js';
@@ -552,6 +552,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     const accounts = settle(workload, {
       effects,
       inbox: await readInbox(pool, consumer, workload.keys),
+      kept: await readKept(pool, consumer, workload.keys),
       parked: parkedMessages.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
       notSent: new Set(sent.failed.map((failure) => failure.key)),
     });

@@ -85,6 +85,23 @@ export async function readInbox(pool: pg.Pool, consumer: string, keys: readonly 
 }
 
 /**
+ * The keys of these that the consumer rejected and kept (a kept_message row, `rejected`), read
+ * from the database: a rejected key missing here lost its body.
+ *
+ * @example
+ * ```ts
+ * const kept = await readKept(pool, 'ship-order', workload.keys); // Set { 'poison-r1-0' }
+ * ```
+ */
+export async function readKept(pool: pg.Pool, consumer: string, keys: readonly string[]): Promise<Set<string>> {
+  const { rows } = await pool.query<{ message_key: string }>(
+    "SELECT DISTINCT message_key FROM kept_message WHERE consumer_name = $1 AND kept_as = 'rejected' AND message_key = ANY($2::text[])",
+    [consumer, keys],
+  );
+  return new Set(rows.map((row) => row.message_key));
+}
+
+/**
  * How many of these keys the consumer's inbox has settled (processed or rejected).
  *
  * @example

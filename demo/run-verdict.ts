@@ -13,9 +13,10 @@ import type { MainJobReport } from './main-job.js';
  * ```
  */
 export function sqsRunFailure(
-  report: Pick<MainJobReport, 'doubleEffects' | 'unclaimedEffects' | 'lost' | 'lostKeys'> & { readonly outbox: DownstreamAccounts | undefined },
+  report: Pick<MainJobReport, 'doubleEffects' | 'unclaimedEffects' | 'lost' | 'lostKeys' | 'rejectedUnkept'> & { readonly outbox: DownstreamAccounts | undefined },
 ): string | undefined {
   const broken: string[] = [];
+  if (report.rejectedUnkept > 0) broken.push(`${report.rejectedUnkept} rejected messages lack their kept body`);
   if (report.doubleEffects > 0 || report.unclaimedEffects > 0 || report.lost > 0) {
     broken.push(`the inbox let an effect through twice or without its claim, or lost a message (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`);
   }
@@ -35,6 +36,7 @@ export function sqsRunFailure(
  * ```
  */
 export function kafkaRunFailure(report: KafkaMainJobReport): string | undefined {
+  if (report.rejectedUnkept > 0) return `${report.rejectedUnkept} rejected records lack their kept body`;
   if (report.doubleEffects === 0 && report.unclaimedEffects === 0 && report.lost === 0 && report.orderBreaks === 0) return undefined;
   return `the inbox let an effect through twice or without its claim, lost a record, or broke a partition's order (lost keys: ${report.lostKeys.slice(0, 10).join(', ')})`;
 }

@@ -21,6 +21,8 @@ export interface LaneEvidence {
   readonly purged: ReadonlyMap<string, InboxRow>;
   /** Inbox rows of the consumer in all (now plus purged), whatever their key. */
   readonly inboxRowCount: number;
+  /** Keys whose rejected message the inbox kept (a `rejected` kept_message row). */
+  readonly kept: ReadonlySet<string>;
   /** What the DLQ (Kafka: the on-failure destination) holds at the end: key and why it is there. */
   readonly parked: readonly { readonly key: string; readonly reason: string }[];
   /** Keys the producer gave up on: nothing is expected of them unless the queue or log shows them (`reached`). */
@@ -46,7 +48,7 @@ export interface LaneEvidence {
 export interface BrokenMessage {
   readonly lane: string;
   readonly key: string;
-  readonly problem: 'double effect' | 'unclaimed effect' | 'lost' | 'order break' | 'poison not rejected'
+  readonly problem: 'double effect' | 'unclaimed effect' | 'lost' | 'order break' | 'poison not rejected' | 'rejected, its body not kept'
     | 'double effect downstream' | 'lost downstream' | 'order break downstream';
 }
 
@@ -57,6 +59,8 @@ export interface LaneAccounts {
   readonly messages: number;
   readonly applied: number;
   readonly rejected: number;
+  /** Of the rejected, those whose body the inbox kept; the others break the run. */
+  readonly keptRejected: number;
   readonly inDlq: number;
   readonly notSent: number;
   readonly doubleEffects: number;
@@ -125,10 +129,14 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
     }
   }
   let rejected = 0;
+  let keptRejected = 0;
   for (const key of evidence.workload.poisonKeys) {
     const row = rowOf(key);
-    if (row?.status === 'rejected' && row.error !== null && row.error !== '') rejected += 1;
-    else if (parked.has(key)) broken.push({ lane: evidence.lane, key, problem: 'poison not rejected' });
+    if (row?.status === 'rejected' && row.error !== null && row.error !== '') {
+      rejected += 1;
+      if (evidence.kept.has(key)) keptRejected += 1;
+      else broken.push({ lane: evidence.lane, key, problem: 'rejected, its body not kept' });
+    } else if (parked.has(key)) broken.push({ lane: evidence.lane, key, problem: 'poison not rejected' });
     else if (!notSent(key)) broken.push({ lane: evidence.lane, key, problem: 'lost' });
   }
   const lost = broken.slice(brokenBefore).filter((entry) => entry.problem === 'lost' || entry.problem === 'poison not rejected').length;
@@ -142,6 +150,7 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
     messages: evidence.workload.messages.length,
     applied,
     rejected,
+    keptRejected,
     inDlq: parked.size,
     notSent: [...evidence.notSent].filter(notSent).length,
     doubleEffects,
@@ -156,7 +165,7 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
 
 /**
  * Checks a chaos run from what was written and what the queues hold, never from the workers'
- * counts: each order applied exactly once (and claimed), rejected with its reason (poison), or in
+ * counts: each order applied exactly once (and claimed), rejected with its reason and its body kept (poison), or in
  * the DLQ with its reason; no double effect, nothing lost, no effect written out of its FIFO
  * group's or partition's order; the inbox rows of each consumer (the purged ones included) as many
  * as its applied and rejected messages; in transaction mode the payments, the paid totals and the

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { readEffects } from '../order-rows.js';
+import { readEffects, readKept } from '../order-rows.js';
 import type { Workload, WorkerMode } from '../workload.js';
 import type { InboxRow, LaneEvidence } from './chaos-check.js';
 
@@ -55,7 +55,7 @@ export async function readPurged(pool: pg.Pool, consumer: string): Promise<{ row
 
 /**
  * Reads a lane's evidence from the database: the effects on its orders, its consumer's inbox rows
- * (now and purged), when each effect was written, and in transaction mode the ledger's three sums.
+ * (now and purged), the rejected messages it kept, when each effect was written, and in transaction mode the ledger's three sums.
  *
  * @example
  * ```ts
@@ -88,6 +88,7 @@ export async function readLaneEvidence(pool: pg.Pool, facts: LaneFacts): Promise
       inbox: rowsByKey(inbox.rows),
       purged: purged.rows,
       inboxRowCount: inbox.rows.length + purged.rows.size,
+      kept: await readKept(pool, facts.consumer, facts.workload.poisonKeys),
       appliedAt: new Map(applied.rows.map((row) => [keyOf.get(row.order_id)!, BigInt(row.at)])),
       ...(ledger === undefined ? {} : { ledger }),
     },

@@ -30,7 +30,7 @@ export function chaosReportLines(report: ChaosReport): string[] {
   const lines: string[] = [];
   for (const lane of verdict.lanes) {
     const faults = report.laneFaults[lane.lane]!;
-    lines.push(`${lane.lane.padEnd(13)} ${lane.messages} messages: ${lane.applied} applied once, ${lane.rejected} rejected with their reason, ${lane.inDlq} in the DLQ (${counts(lane.dlqReasons)}), `
+    lines.push(`${lane.lane.padEnd(13)} ${lane.messages} messages: ${lane.applied} applied once, ${lane.rejected} rejected with their reason (${lane.keptRejected} kept), ${lane.inDlq} in the DLQ (${counts(lane.dlqReasons)}), `
       + `${lane.notSent} not sent; inbox rows ${lane.inboxRowsMatch ? '=' : '!='} applied + rejected (${lane.purged} of them purged)`
       + `${lane.ledgerEqual === undefined ? '' : `; ledger sums ${lane.ledgerEqual ? 'equal' : 'DIFFER'}`}; ${lane.doubleEffects} double effects, ${lane.lost} lost, ${lane.orderBreaks} order breaks`);
     lines.push(`${''.padEnd(13)} faults: ${faults.crashesBeforeCommit} crashes before commit, ${faults.crashesAfterCommit} after, ${faults.twins} twin deliveries, ${faults.lostDeletes} lost deletes, `

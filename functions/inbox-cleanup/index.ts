@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import { cleanupInbox, cleanupOutbox } from '../inbox/cleanup/index.js';
+import { cleanupInbox, cleanupKept, cleanupOutbox } from '../inbox/cleanup/index.js';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
 import type { Database } from '../inbox/index.js';
 import { publishCleanupRun, type CleanupRunReport } from './metrics.js';
@@ -19,9 +19,10 @@ let db: Database | undefined;
  * Each run is usually the first call after the cluster paused, so it waits out the resume (about
  * 15 s, longer than the driver's own wait) as the migrations do. Every run publishes `done` (and
  * `deleted` when it returned) to CloudWatch, which the stack's backlog alarm watches.
+ * It then deletes the kept messages older than KEPT_RETENTION_DAYS (90 by default; `cleanupKept`).
  * With OUTBOX_RETENTION_DAYS it then deletes the outbox rows dispatched longer ago than that
  * (`cleanupOutbox`); undispatched and failed rows stay. Reads CLUSTER_ARN, SECRET_ARN,
- * DATABASE_NAME, RETENTION_DAYS, CLEANUP_BATCH_SIZE, OUTBOX_RETENTION_DAYS and the POWERTOOLS_* names.
+ * DATABASE_NAME, RETENTION_DAYS, CLEANUP_BATCH_SIZE, KEPT_RETENTION_DAYS, OUTBOX_RETENTION_DAYS and the POWERTOOLS_* names.
  *
  * @example
  * ```ts
@@ -37,10 +38,11 @@ export async function handler(_event: unknown, context: Context): Promise<Cleanu
     // A paused cluster refuses only the first calls (it does not pause while in use), so a retry
     // starts the run again before any batch was deleted.
     const inbox = await untilResumed(() => cleanupInbox(database, { ...settings, remainingMs }), { remainingMs });
-    const { outboxRetentionMs } = settings;
+    const { outboxRetentionMs, batchSize } = settings;
+    const kept = await cleanupKept(database, { retentionMs: settings.keptRetentionMs, batchSize, remainingMs });
     report = outboxRetentionMs === undefined
-      ? inbox
-      : { ...inbox, outbox: await cleanupOutbox(database, { retentionMs: outboxRetentionMs, batchSize: settings.batchSize, remainingMs }) };
+      ? { ...inbox, kept }
+      : { ...inbox, kept, outbox: await cleanupOutbox(database, { retentionMs: outboxRetentionMs, batchSize, remainingMs }) };
     logger.info('inbox cleanup', { ...report, retentionMs: settings.retentionMs });
     return report;
   } catch (error) {

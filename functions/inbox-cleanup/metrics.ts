@@ -1,8 +1,8 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import { CLEANUP_METRICS, type CleanupReport, type OutboxCleanupReport } from '../inbox/cleanup/index.js';
 
-/** A cleanup run: the inbox's, and the outbox's when the function cleans it too. */
-export type CleanupRunReport = CleanupReport & { readonly outbox?: OutboxCleanupReport };
+/** A cleanup run: the inbox's, the kept messages', and the outbox's when the function cleans it too. */
+export type CleanupRunReport = CleanupReport & { readonly kept?: CleanupReport; readonly outbox?: OutboxCleanupReport };
 
 /**
  * Records one run and flushes it: `done` is 1 when nothing past the retention was left and 0
@@ -19,6 +19,6 @@ export type CleanupRunReport = CleanupReport & { readonly outbox?: OutboxCleanup
 export function publishCleanupRun(metrics: Metrics, report: CleanupRunReport | undefined): void {
   if (report !== undefined) metrics.addMetric(CLEANUP_METRICS.deleted, MetricUnit.Count, report.deleted);
   if (report?.outbox !== undefined) metrics.addMetric(CLEANUP_METRICS.outboxDeleted, MetricUnit.Count, report.outbox.deleted);
-  metrics.addMetric(CLEANUP_METRICS.done, MetricUnit.Count, report?.done && (report.outbox?.done ?? true) ? 1 : 0);
+  metrics.addMetric(CLEANUP_METRICS.done, MetricUnit.Count, report?.done && (report.kept?.done ?? true) && (report.outbox?.done ?? true) ? 1 : 0);
   metrics.publishStoredMetrics();
 }

@@ -30,7 +30,7 @@ export const INBOX_ENV = {
   probeSecretPrefix: 'PROBE_SECRET_PREFIX',
   /**
    * The database roles the migrate function manages, as JSON
-   * `{ "<role>": { "secretArn": "<ARN>", "access": "consumer" | "cleanup" | "relay" } }`: it creates each role
+   * `{ "<role>": { "secretArn": "<ARN>", "access": "consumer" | "cleanup" | "relay" | "operator" } }`: it creates each role
    * and its twin, grants it the kit's tables for its `access`, and sets its password from its secret.
    */
   databaseRoles: 'DATABASE_ROLES',
@@ -45,17 +45,21 @@ export const INBOX_ENV = {
   outboxGraceSeconds: 'INBOX_OUTBOX_GRACE_SECONDS',
   /** Days the cleanup keeps a dispatched outbox row; unset, the cleanup leaves the outbox alone. */
   outboxRetentionDays: 'OUTBOX_RETENTION_DAYS',
+  /** Days the cleanup keeps a kept (rejected or collided) message; unset, `KEPT_RETENTION_DEFAULT_DAYS`. */
+  keptRetentionDays: 'KEPT_RETENTION_DAYS',
 } as const;
 
 /**
  * What a role the migrate function manages may do on the kit's own tables: a consumer claims and
- * rejects messages and writes and marks its outbox rows, the cleanup deletes old rows of both, the
- * outbox relay leases and marks what the consumers left unsent.
+ * rejects messages (keeping what it rejects) and writes and marks its outbox rows, the cleanup deletes
+ * old rows of all three, the outbox relay leases and marks what the consumers left unsent, the
+ * operator reads kept messages and replays them.
  */
 export const DATABASE_ROLE_ACCESS = {
   consumer: 'consumer',
   cleanup: 'cleanup',
   relay: 'relay',
+  operator: 'operator',
 } as const;
 
 /** One of `consumer | cleanup | relay`. */
@@ -189,6 +193,22 @@ export const CLEANUP_BATCH_SIZE = { min: 1, max: 10_000, default: 1000 } as cons
  * redrive keeps.
  */
 export const IDEMPOTENCY_KEY_ATTRIBUTE = 'idempotency-key';
+
+/**
+ * Days a kept message (rejected, or a collision's body) stays by default: longer than any inbox
+ * row (the InboxConsumer keeps those 21 days by default), since a person has to notice a rejection,
+ * find its cause, fix it and replay it, and a collision is a producer's bug to investigate.
+ */
+export const KEPT_RETENTION_DEFAULT_DAYS = 90;
+
+/**
+ * The most of a body (a Kafka value: of its bytes) a kept message holds; the rest is cut and the
+ * cut said (`body_bytes`, `kept_bytes`). 256 KiB is what SQS took of a message for most of its life
+ * and what the kit's producer sends by default, so nearly every body is kept whole and can be
+ * replayed; and a row of that size (base64 adds a third to a Kafka value, JSON's escapes to a
+ * body's quotes) leaves room under the Data API's 1 MiB response for an operator reading a few at a time.
+ */
+export const KEPT_BODY_MAX_BYTES = 262_144;
 
 /** The longest idempotency key the inbox stores; a longer one is rejected (and the producer refuses it). */
 export const MAX_KEY_LENGTH = 512;

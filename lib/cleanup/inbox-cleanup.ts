@@ -6,7 +6,7 @@ import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INBOX_ENV } from '../../functions/inbox/contract.js';
+import { INBOX_ENV, KEPT_RETENTION_DEFAULT_DAYS } from '../../functions/inbox/contract.js';
 import { grantDataApiCalls } from '../data-api-access.js';
 import { inboxFunction } from '../inbox-function.js';
 import { kitEntry } from '../kit-code.js';
@@ -27,6 +27,12 @@ export interface InboxCleanupProps {
    * @default none: the outbox is left alone
    */
   readonly outboxRetention?: Duration;
+  /**
+   * How long a kept message (what a consumer rejected, a collision's body) stays for an operator to
+   * read and replay; longer than inbox rows, as a person has to notice, fix and replay.
+   * @default Duration.days(90) (`KEPT_RETENTION_DEFAULT_DAYS`)
+   */
+  readonly keptRetention?: Duration;
   readonly schedule: events.Schedule;
   /** POWERTOOLS_METRICS_NAMESPACE, where its alarms read its metrics. */
   readonly metricsNamespace: string;
@@ -39,7 +45,7 @@ export const CLEANUP_SERVICE_NAME = 'inbox-cleanup';
 /**
  * The kit's cleanup function (functions/inbox-cleanup) on an EventBridge schedule, signing in as a
  * role of its own that may only delete old inbox rows: it deletes the rows past the retention in
- * bounded batches, and dispatched outbox rows past `outboxRetention` when it is given, waiting out a paused cluster. EventBridge retries a failed invocation twice, then
+ * bounded batches, kept messages past `keptRetention`, and dispatched outbox rows past `outboxRetention` when it is given, waiting out a paused cluster. EventBridge retries a failed invocation twice, then
  * puts it in a dead-letter queue of the schedule's own; alarms watch a failed run, a lasting backlog,
  * a schedule that stopped running it and the invocations EventBridge gave up on (`cleanupAlarms`).
  *
@@ -71,6 +77,7 @@ export class InboxCleanup extends Construct {
         [INBOX_ENV.retentionDays]: props.retentionDays,
         [INBOX_ENV.cleanupBatchSize]: String(props.batchSize),
         ...(props.outboxRetention === undefined ? {} : { [INBOX_ENV.outboxRetentionDays]: String(props.outboxRetention.toDays({ integral: false })) }),
+        [INBOX_ENV.keptRetentionDays]: String(props.keptRetention?.toDays({ integral: false }) ?? KEPT_RETENTION_DEFAULT_DAYS),
         POWERTOOLS_SERVICE_NAME: CLEANUP_SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },

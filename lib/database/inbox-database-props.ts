@@ -128,6 +128,13 @@ export interface InboxDatabaseProps extends AlarmTargetProps {
   readonly outboxRetention?: Duration;
 
   /**
+   * How long the cleanup keeps a kept message (what a consumer rejected, a collision's body) for an
+   * operator to read and replay.
+   * @default Duration.days(90)
+   */
+  readonly keptRetention?: Duration;
+
+  /**
    * When the cleanup runs: at least once a day (its alarms count days). Each run wakes a paused cluster.
    * @default events.Schedule.expression('cron(17 3 * * ? *)'), daily at 03:17 UTC
    */

@@ -244,6 +244,10 @@ const RULES: readonly DatabaseRule[] = [
     message: (s) => `outboxRetention must be at least a minute (the cleanup's floor against a unit mistake), but ${s.props.outboxRetention?.toSeconds({ integral: false })} s was provided.`,
   },
   {
+    breaks: (s) => s.props.keptRetention !== undefined && s.props.keptRetention.toSeconds({ integral: false }) < 60,
+    message: (s) => `keptRetention must be at least a minute (the cleanup's floor against a unit mistake), but ${s.props.keptRetention?.toSeconds({ integral: false })} s was provided.`,
+  },
+  {
     breaks: (s) => roleNameProblem(s.cleanupRole) !== undefined,
     message: (s) => `cleanupRole must be a role the kit can make: ${roleNameProblem(s.cleanupRole)}, but ${JSON.stringify(s.cleanupRole)} was provided.`,
   },

@@ -118,6 +118,7 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
       retentionDays: Lazy.string({ produce: () => String(this.cleanupRetention.toDays({ integral: false })) }),
       batchSize: settings.cleanupBatchSize,
       outboxRetention: props.outboxRetention,
+      keptRetention: props.keptRetention,
       schedule: settings.cleanupSchedule,
       metricsNamespace: settings.metricsNamespace,
       logRetention: settings.logRetention,

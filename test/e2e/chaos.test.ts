@@ -16,7 +16,7 @@ describe('the chaos run (npm run chaos), small and with short fault windows', ()
 
     expect(lines.at(-1)).toMatch(/^chaos: 300 messages, \d+ faults, 0 double effects, 0 lost, 0 order breaks, drained in \d+\.\d s$/);
     expect(report.verdict).toMatchObject({ ok: true, broken: [], sumBreaks: [] });
-    expect(report.verdict.lanes.map((lane) => [lane.lane, lane.rejected, lane.inboxRowsMatch])).toEqual([['sqs-fifo', 4, true], ['sqs-standard', 4, true], ['kafka', 4, true]]);
+    expect(report.verdict.lanes.map((lane) => [lane.lane, lane.rejected, lane.keptRejected, lane.inboxRowsMatch])).toEqual([['sqs-fifo', 4, 4, true], ['sqs-standard', 4, 4, true], ['kafka', 4, 4, true]]);
     // Every fault of the plan happened, and the report marks it on the timeline and lists it.
     expect(report.timeline.marks.filter((mark) => plan.timed.some((fault) => fault.id === mark.id)).map((mark) => mark.id).sort())
       .toEqual(plan.timed.map((fault) => fault.id).sort());

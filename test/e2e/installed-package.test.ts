@@ -166,7 +166,7 @@ describe('the package as a user installs it: a project of its own, outside the r
         expect((await stat(path.join(assetOf(functionOf(description)), 'index.mjs'))).size).toBeGreaterThan(1000);
       }
       const migrate = assetOf(functionOf(/^Applies the inbox migrations/));
-      expect((await readdir(path.join(migrate, 'kit-migrations'))).sort()).toEqual(['0001_consumed_message.sql', '0002_role_password.sql', '0003_outbox_message.sql']);
+      expect((await readdir(path.join(migrate, 'kit-migrations'))).sort()).toEqual(['0001_consumed_message.sql', '0002_role_password.sql', '0003_outbox_message.sql', '0004_kept_message.sql']);
       expect(await readdir(path.join(migrate, 'migrations'))).toEqual(['0001_orders.sql']);
     });
   });

@@ -26,7 +26,7 @@ describe('the main job (npm start) on the local stack', () => {
 
       expect(report.crashes.beforeCommit + report.crashes.afterCommit).toBeGreaterThan(0);
       expect(report.deliveredTwice).toBeGreaterThan(0);
-      expect(report).toMatchObject({ applied: 298, rejected: 6, inDlq: 2, stuckInDlq: 2, doubleEffects: 0, unclaimedEffects: 0, lost: 0, notSent: 0 });
+      expect(report).toMatchObject({ applied: 298, rejected: 6, keptRejected: 6, rejectedUnkept: 0, inDlq: 2, stuckInDlq: 2, doubleEffects: 0, unclaimedEffects: 0, lost: 0, notSent: 0 });
       expect(Object.keys(report.failureReasons).sort()).toEqual(['DatabaseQueryError 55P03', 'InjectedCrashError']);
       expect(rows).toEqual([{ version: 0, orders: 2 }, { version: 1, orders: 298 }]);
       expect([...inbox.values()].filter((row) => row.status === 'rejected')).toHaveLength(6);

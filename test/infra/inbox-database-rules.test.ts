@@ -92,6 +92,7 @@ describe('InboxDatabase refuses a cleanup that cannot keep its promise', () => {
     [{ cleanupBatchSize: 10_001 }, /cleanupBatchSize must be a whole number of rows from 1 to 10000, but 10001 was provided/],
     [{ cleanupRetention: Duration.hours(12) }, /cleanupRetention must be at least a day .* but 12 hours was provided/],
     [{ outboxRetention: Duration.seconds(30) }, /outboxRetention must be at least a minute .* but 30 s was provided/],
+    [{ keptRetention: Duration.seconds(30) }, /keptRetention must be at least a minute .* but 30 s was provided/],
     [{ cleanupRole: 'Cleanup' }, /cleanupRole must be a role the kit can make: a database role is 1 to 57 lower-case letters.*but "Cleanup" was provided/],
     [{ cleanupRole: 'pg_cleanup' }, /names starting with pg_ belong to PostgreSQL, but "pg_cleanup" was provided/],
   ])('refuses %j, quoting it', (props, message) => {

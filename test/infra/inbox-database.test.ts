@@ -240,6 +240,14 @@ describe('the cleanup of an InboxDatabase', () => {
     expect(envOf(idIn(kept.cleanupFunction))[INBOX_ENV.outboxRetentionDays]).toBe('3');
   });
 
+  it('keeps kept messages 90 days unless told otherwise', () => {
+    expect(environmentOf(cleanupId)[INBOX_ENV.keptRetentionDays]).toBe('90');
+    const longer = bareStack();
+    const database = new InboxDatabase(longer, 'Inbox', { keptRetention: Duration.days(180) });
+    const { environmentOf: envOf, idOf: idIn } = reader(longer);
+    expect(envOf(idIn(database.cleanupFunction))[INBOX_ENV.keptRetentionDays]).toBe('180');
+  });
+
   it('signs in as its own role, may read that secret alone and make single statements only', () => {
     expect(database.cleanupRole.name).toBe('inbox_cleanup');
     expect(secretsReadBy(cleanupId)).toEqual([stack.resolve(database.cleanupRole.secret.secretArn)]);

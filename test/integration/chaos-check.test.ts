@@ -39,8 +39,14 @@ async function applyAll(workload: Workload, mode: WorkerMode, consumer: string, 
   }
   for (const key of workload.poisonKeys) {
     await database.pool.query("INSERT INTO consumed_message (consumer_name, message_id, payload_hash, status, error) VALUES ($1, $2, 'h', 'rejected', 'not JSON')", [consumer, key]);
+    await keepRejected(consumer, key);
   }
 }
+
+/** The kept body of a rejected message, as the kit writes it beside the rejection. */
+const keepRejected = (consumer: string, key: string) => database.pool.query(`INSERT INTO kept_message
+  (consumer_name, message_key, kept_as, reason, source, body, body_encoding, body_bytes, kept_bytes, origin)
+  VALUES ($1, $2, 'rejected', 'not JSON', 'sqs', '{', 'utf8', 1, 1, '{}')`, [consumer, key]);
 
 const facts = (workload: Workload, mode: WorkerMode, consumer: string, sequence: readonly string[] = workload.keys): LaneFacts => ({
   lane: 'sqs-fifo', consumer, mode, workload, parked: [], notSent: new Set(), reached: new Set(), sequences: new Map([['customer-0', sequence]]),
@@ -128,6 +134,19 @@ describe('the chaos check, on a database state', () => {
 
     expect(verdict.broken).toEqual([{ lane: 'sqs-fifo', key: poison, problem: 'poison not rejected' }]);
     expect(verdict.lanes[0]).toMatchObject({ rejected: 0, lost: 1 });
+  });
+
+  it('names a rejected message whose body the inbox did not keep', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const poison = workload.poisonKeys[0]!;
+    await database.pool.query('DELETE FROM kept_message WHERE message_key = $1', [poison]);
+
+    const verdict = checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo'))]);
+
+    expect(verdict.ok).toBe(false);
+    expect(verdict.broken).toEqual([{ lane: 'sqs-fifo', key: poison, problem: 'rejected, its body not kept' }]);
+    expect(verdict.lanes[0]).toMatchObject({ rejected: 1, keptRejected: 0 });
   });
 
   it('excuses a key the producer gave up on only while the queue or log shows no sign of it', async () => {

@@ -59,7 +59,7 @@ describe('the scheduled cleanup handler over the Data API (emulator, real Postgr
 
     const report = await handler({}, lambdaContext(600_000));
 
-    expect(report).toEqual({ deleted: 25, batches: 3, done: true });
+    expect(report).toEqual({ deleted: 25, batches: 3, done: true, kept: { deleted: 0, batches: 1, done: true } });
     expect(await remaining()).toBe(5);
     const [emf, ...more] = stdout.emf();
     expect(more).toEqual([]);
@@ -83,7 +83,7 @@ describe('the scheduled cleanup handler over the Data API (emulator, real Postgr
 
     const report = await handler({}, lambdaContext(4_000));
 
-    expect(report).toEqual({ deleted: 0, batches: 0, done: false });
+    expect(report).toEqual({ deleted: 0, batches: 0, done: false, kept: { deleted: 0, batches: 0, done: false } });
     expect(await remaining()).toBe(3);
     expect(stdout.emf()[0]).toMatchObject({ deleted: 0, done: 0 });
   });
@@ -113,6 +113,22 @@ describe('the scheduled cleanup handler over the Data API (emulator, real Postgr
     } finally {
       delete process.env.OUTBOX_RETENTION_DAYS;
       await fresh.pool.query('DELETE FROM outbox_message');
+    }
+  });
+
+  it('deletes kept messages past KEPT_RETENTION_DAYS (90 by default), longer than the inbox rows', async () => {
+    await fresh.pool.query(`INSERT INTO kept_message (consumer_name, message_key, kept_as, reason, source, body, body_encoding, body_bytes, kept_bytes, origin, kept_at)
+      SELECT 'cleanup-fn', 'k' || d, 'rejected', 'r', 'sqs', 'b', 'utf8', 1, 1, '{}', now() - make_interval(days => d) FROM unnest(ARRAY[30, 100, 200]) d`);
+    const keys = async () => (await fresh.pool.query<{ message_key: string }>('SELECT message_key FROM kept_message ORDER BY kept_at DESC')).rows.map((row) => row.message_key);
+    try {
+      expect((await handler({}, lambdaContext(600_000))).kept).toMatchObject({ deleted: 2, done: true });
+      expect(await keys()).toEqual(['k30']);
+
+      process.env.KEPT_RETENTION_DAYS = '7';
+      expect((await handler({}, lambdaContext(600_000))).kept).toMatchObject({ deleted: 1, done: true });
+      expect(await keys()).toEqual([]);
+    } finally {
+      delete process.env.KEPT_RETENTION_DAYS;
     }
   });
 });

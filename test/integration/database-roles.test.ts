@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleSecretError, scramVerifier } from '../../functions/database-roles/index.js';
 import { processBatch, sql, type OutboxContext, type Outcome } from '../../functions/inbox/index.js';
-import { cleanupInbox, cleanupOutbox } from '../../functions/inbox/cleanup/index.js';
+import { cleanupInbox, cleanupKept, cleanupOutbox } from '../../functions/inbox/cleanup/index.js';
 import { relayOutbox, type Publisher } from '../../functions/inbox/outbox/index.js';
 import { dataApiDatabase } from '../../functions/inbox/data-api/index.js';
 import { migrationsHandler } from '../../functions/migrate/index.js';
@@ -156,7 +156,7 @@ describe('the migrate function makes a role for each consumer and the cleanup, w
     const again = await migrateHandler(deployEvent('Update'), lambdaContext(300_000));
 
     expect(created.Data).toMatchObject({
-      Applied: 'sqs-inbox/0001_consumed_message.sql,sqs-inbox/0002_role_password.sql,sqs-inbox/0003_outbox_message.sql,0002_orders.sql,0005_order_worker_grants.sql,0007_shipment_notices.sql',
+      Applied: 'sqs-inbox/0001_consumed_message.sql,sqs-inbox/0002_role_password.sql,sqs-inbox/0003_outbox_message.sql,sqs-inbox/0004_kept_message.sql,0002_orders.sql,0005_order_worker_grants.sql,0007_shipment_notices.sql',
       AlreadyApplied: '', Roles: 'order_worker,payment_worker,inbox_cleanup,outbox_relay',
     });
     expect(again.Data).toMatchObject({ Applied: '', Roles: 'order_worker,payment_worker,inbox_cleanup,outbox_relay' });
@@ -187,6 +187,12 @@ describe('the migrate function makes a role for each consumer and the cleanup, w
     expect(await Promise.all(['SELECT', 'UPDATE'].map((p) => may(ROLE.payments, 'orders', p, true)))).toEqual([false, false]);
     expect(await Promise.all(['SELECT', 'INSERT', 'DELETE'].map((p) => may(ROLE.cleanup, 'consumed_message', p)))).toEqual([false, false, true]);
     expect(await Promise.all(['SELECT', 'INSERT', 'DELETE'].map((p) => may(ROLE.relay, 'consumed_message', p)))).toEqual([false, false, false]);
+  });
+
+  it('lets a consumer only add kept messages, and the cleanup only delete them', async () => {
+    expect(await Promise.all(['SELECT', 'INSERT', 'UPDATE', 'DELETE'].map((p) => may(ROLE.worker, 'kept_message', p)))).toEqual([false, true, false, false]);
+    expect(await Promise.all(['SELECT', 'INSERT', 'DELETE'].map((p) => may(ROLE.cleanup, 'kept_message', p)))).toEqual([false, false, true]);
+    expect(await Promise.all(['SELECT', 'INSERT', 'DELETE'].map((p) => may(ROLE.relay, 'kept_message', p)))).toEqual([false, false, false]);
   });
 
   it('stores each password as the SCRAM-SHA-256 verifier of the secret\'s password, which the Data API needs', async () => {
@@ -339,6 +345,18 @@ describe('the cleanup, signed in with its own secret, only deletes old inbox row
 
     expect(report).toMatchObject({ deleted: 5, done: true });
     expect([...(await inboxRows(pool, consumer)).keys()]).toEqual(['new']);
+  });
+
+  it('deletes the kept messages past their retention and keeps the others', async () => {
+    const consumer = `cleanup-${randomUUID().slice(0, 8)}`;
+    await pool.query(`INSERT INTO kept_message (consumer_name, message_key, kept_as, reason, source, body, body_encoding, body_bytes, kept_bytes, origin, kept_at)
+      SELECT $1, 'k' || i, 'rejected', 'r', 'sqs', 'b', 'utf8', 1, 1, '{}', now() - make_interval(days => i * 50) FROM generate_series(0, 2) AS i`, [consumer]);
+
+    const report = await cleanupKept(signedIn(SECRET.cleanup), { retentionMs: 90 * 86_400_000 });
+
+    expect(report).toMatchObject({ deleted: 1, done: true });
+    const { rows } = await pool.query('SELECT message_key FROM kept_message WHERE consumer_name = $1 ORDER BY message_key', [consumer]);
+    expect(rows.map((row) => row.message_key)).toEqual(['k0', 'k1']);
   });
 
   it.each([

@@ -19,7 +19,7 @@ const laneEvidence = (): LaneEvidence => ({
   lane: 'sqs-fifo', consumer: 'chaos-fifo', mode: 'statement', workload,
   effects: new Map(workload.orders.map((order) => [order.orderId, order === twice ? 2 : 1])),
   inbox: new Map(workload.orders.map((order) => [order.key, { status: 'processed', error: null }])),
-  purged: new Map(), inboxRowCount: 3, parked: [], notSent: new Set(), reached: new Set(), sequences: new Map(), appliedAt: new Map(),
+  purged: new Map(), inboxRowCount: 3, kept: new Set(), parked: [], notSent: new Set(), reached: new Set(), sequences: new Map(), appliedAt: new Map(),
 });
 
 function reportOf(timeline: Timeline): ChaosReport {

@@ -48,19 +48,20 @@ describe('the workload', () => {
 });
 
 describe('the accounts are settled from the evidence', () => {
-  it('counts an order applied once, twice, unclaimed, parked or lost, and a poison message rejected or lost', () => {
+  it('counts an order applied once, twice, unclaimed, parked or lost, and a poison message rejected (kept or not) or lost', () => {
     const { orders, poisonKeys, messages, keys } = workload({ orders: 6, stuck: 1, poison: 3 });
     const [stuck, once, twice, unclaimed, lost, notSent] = orders as [typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0], typeof orders[0]];
     const accounts = settle({ orders, poisonKeys, messages, keys }, {
       effects: new Map([[once.orderId, 1], [twice.orderId, 2], [unclaimed.orderId, 1]]),
-      inbox: new Map([[once.key, 'processed'], [twice.key, 'processed'], [poisonKeys[0]!, 'rejected']]),
+      inbox: new Map([[once.key, 'processed'], [twice.key, 'processed'], [poisonKeys[0]!, 'rejected'], [poisonKeys[1]!, 'rejected']]),
       // A poison message in the DLQ was retried, which the runtime never does: it is lost all the same.
       parked: [stuck.key, poisonKeys[2]!],
       notSent: new Set([notSent.key]),
+      kept: new Set([poisonKeys[0]!]),
     });
 
     expect(accounts).toEqual({
-      applied: 3, doubleEffects: 1, unclaimedEffects: 1, rejected: 1, inDlq: 2, stuckInDlq: 1, lost: 3, lostKeys: [lost.key, poisonKeys[1], poisonKeys[2]],
+      applied: 3, doubleEffects: 1, unclaimedEffects: 1, rejected: 2, keptRejected: 1, rejectedUnkept: 1, inDlq: 2, stuckInDlq: 1, lost: 2, lostKeys: [lost.key, poisonKeys[2]],
     });
   });
 });

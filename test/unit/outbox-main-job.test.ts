@@ -59,12 +59,18 @@ describe('the second hop is settled from the rows, the notices and the notice DL
   });
 
   it('fails the run on a phantom notice alone', () => {
-    const firstHop = { doubleEffects: 0, unclaimedEffects: 0, lost: 0, lostKeys: [] };
+    const firstHop = { doubleEffects: 0, unclaimedEffects: 0, lost: 0, lostKeys: [], rejectedUnkept: 0 };
     const accounts = settleDownstream({ shipped: [], rows: [], notices: [notice('rolled-back', 'r9')], parked: [] });
     const clean = settleDownstream({ shipped: [], rows: [], notices: [], parked: [] });
 
     expect(sqsRunFailure({ ...firstHop, outbox: accounts })).toMatch(/the second hop .* wrote one for an order not shipped/);
     expect(sqsRunFailure({ ...firstHop, outbox: clean })).toBeUndefined();
+  });
+
+  it('fails the run on a rejected message without its kept body', () => {
+    const firstHop = { doubleEffects: 0, unclaimedEffects: 0, lost: 0, lostKeys: [], rejectedUnkept: 1 };
+
+    expect(sqsRunFailure({ ...firstHop, outbox: undefined })).toMatch(/1 rejected messages lack their kept body/);
   });
 });
 

@@ -18,8 +18,11 @@ const LIMITS: Record<string, number> = {
   './data-api': 10,
   './pg': 2,
   './migrations': 13,
-  './cleanup': 7,
+  // Issue 23 added cleanupKept: the kept messages' own retention (their options are cleanupInbox's).
+  './cleanup': 8,
   './producer': 6,
+  // The replay of kept messages (issue 23): the function, its options and result, its two refusals.
+  './operator': 5,
   // The constructs as InboxDatabase left them (issue 17): a list to review, not a target; issue 18's
   // outbox added 5 (InboxOutbox, its props, its target type, its alarms, what a relay attaches with).
   './cdk': 42,

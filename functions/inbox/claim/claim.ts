@@ -1,4 +1,5 @@
 import { sql, type SqlStatement } from '../sql/sql.js';
+import { keepFrom, type KeptMessage } from './kept-message.js';
 
 /** Who claims what: the inbox row's key and the body's hash. */
 export interface ClaimTarget {
@@ -12,6 +13,12 @@ export interface ClaimTarget {
    * @default unbounded
    */
   readonly idleTimeoutMs?: number;
+  /**
+   * What to keep of the message when it is rejected or collides (its body, what a replay needs),
+   * asked only then.
+   * @default nothing is kept
+   */
+  readonly kept?: () => KeptMessage;
 }
 
 /** What a known key's row says when the claim finds it taken. */
@@ -52,7 +59,8 @@ SELECT (SELECT count(*)::int FROM inbox_claim) AS claimed`;
 }
 
 /**
- * Records a rejected message (its own statement, autocommitted), unless its key is already known.
+ * Records a rejected message (its own statement, autocommitted), unless its key is already known;
+ * with the target's `kept`, keeps its body and what a replay needs in the same statement.
  *
  * @example
  * ```ts
@@ -60,7 +68,11 @@ SELECT (SELECT count(*)::int FROM inbox_claim) AS claimed`;
  * ```
  */
 export function rejectStatement(target: ClaimTarget, reason: string): SqlStatement {
-  return sql`${claimCtes(target, 'rejected', reason)}
+  const keep = target.kept === undefined
+    ? sql``
+    : sql`,
+inbox_kept AS (${keepFrom({ consumer: target.consumer, key: target.key, keptAs: 'rejected', reason, kept: target.kept() }, sql`inbox_claim`)})`;
+  return sql`${claimCtes(target, 'rejected', reason)}${keep}
 SELECT (SELECT count(*)::int FROM inbox_claim) AS claimed`;
 }
 
@@ -95,7 +107,9 @@ SELECT 1 / (SELECT count(*)::int FROM inbox_claim) AS claimed${more ? sql`, ${mo
 }
 
 /**
- * Reads the row that holds a key, to tell a duplicate from a collision.
+ * Reads the row that holds a key, to tell a duplicate from a collision; with the target's `kept`,
+ * a collision's body is kept in the same statement (in transaction mode, the claim's transaction),
+ * so the producer bug it reveals can be investigated from what was sent.
  *
  * @example
  * ```ts
@@ -103,7 +117,13 @@ SELECT 1 / (SELECT count(*)::int FROM inbox_claim) AS claimed${more ? sql`, ${mo
  * ```
  */
 export function existingClaimStatement(target: ClaimTarget): SqlStatement {
-  return sql`SELECT payload_hash, status FROM consumed_message WHERE consumer_name = ${target.consumer} AND message_id = ${target.key}`;
+  const found = sql`SELECT payload_hash, status FROM consumed_message WHERE consumer_name = ${target.consumer} AND message_id = ${target.key}`;
+  if (target.kept === undefined) return found;
+  const reason = `a known key with another body (this body's sha-256: ${target.hash})`;
+  const collided = sql`inbox_found WHERE payload_hash <> ${target.hash}`;
+  return sql`WITH inbox_found AS (${found}),
+inbox_kept AS (${keepFrom({ consumer: target.consumer, key: target.key, keptAs: 'collision', reason, kept: target.kept() }, collided)})
+SELECT payload_hash, status FROM inbox_found`;
 }
 
 /**

@@ -1,4 +1,5 @@
 export { cleanupInbox } from './cleanup.js';
+export { cleanupKept } from './kept-cleanup.js';
 export { cleanupOutbox } from './outbox-cleanup.js';
 export { CLEANUP_METRICS } from '../contract.js';
 export type { CleanupOptions, CleanupReport } from './cleanup.js';

@@ -17,6 +17,10 @@ import { sql, type SqlIdentifier, type SqlStatement } from '../sql/sql.js';
  *   and idle groups.
  * - The outbox relay leases rows and groups whose lease ran out (FOR UPDATE SKIP LOCKED), reads
  *   them and marks them; it writes no row, deletes none, and never touches the inbox.
+ * - A consumer keeps what it rejects, and a collision's body, with one INSERT into kept_message; the
+ *   cleanup deletes kept rows past their own retention. The operator reads kept rows and records
+ *   their replays; to replay a rejected message it deletes its rejected inbox row, or the
+ *   redelivery would be a duplicate.
  */
 const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => SqlStatement[]>> = {
   consumer: (role) => [
@@ -25,6 +29,7 @@ const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => S
     sql`GRANT UPDATE (claimed_until, dispatched_at, failed_at, error) ON outbox_message TO ${role}`,
     sql`GRANT SELECT, INSERT ON outbox_group TO ${role}`,
     sql`GRANT UPDATE (next_seq, open_rows, holder, held_until, touched_at) ON outbox_group TO ${role}`,
+    sql`GRANT INSERT ON kept_message TO ${role}`,
   ],
   cleanup: (role) => [
     sql`GRANT SELECT (consumer_name, message_id, processed_at), DELETE ON consumed_message TO ${role}`,
@@ -33,12 +38,19 @@ const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => S
     sql`GRANT UPDATE (dispatched_at) ON outbox_message TO ${role}`,
     sql`GRANT SELECT (consumer_name, target, group_id, open_rows, touched_at), DELETE ON outbox_group TO ${role}`,
     sql`GRANT UPDATE (touched_at) ON outbox_group TO ${role}`,
+    sql`GRANT SELECT (id, kept_at), DELETE ON kept_message TO ${role}`,
+    sql`GRANT UPDATE (kept_at) ON kept_message TO ${role}`,
   ],
   relay: (role) => [
     sql`GRANT SELECT ON outbox_message TO ${role}`,
     sql`GRANT UPDATE (claimed_by, claimed_until, attempts, dispatched_at, failed_at, error) ON outbox_message TO ${role}`,
     sql`GRANT SELECT ON outbox_group TO ${role}`,
     sql`GRANT UPDATE (open_rows, holder, held_until, touched_at) ON outbox_group TO ${role}`,
+  ],
+  operator: (role) => [
+    sql`GRANT SELECT ON kept_message TO ${role}`,
+    sql`GRANT UPDATE (replay_state, replays, replayed_at, replay_error) ON kept_message TO ${role}`,
+    sql`GRANT SELECT, DELETE ON consumed_message TO ${role}`,
   ],
 };
 

@@ -1,3 +1,4 @@
+import type { KeptMessage } from '../claim/kept-message.js';
 import type { KeyResult } from './message-key.js';
 import type { OutcomeKind } from '../outcome.js';
 
@@ -11,6 +12,8 @@ export interface PreparedRecord<R> {
   readonly hash: string;
   /** The key a record with no usable key is rejected under. */
   readonly rejectKey: string;
+  /** What is kept of it when it is rejected or collides. */
+  readonly keep: () => KeptMessage;
 }
 
 /** What became of a record, before its duration is added. */

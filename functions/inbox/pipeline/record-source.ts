@@ -1,3 +1,4 @@
+import type { KeptMessage } from '../claim/kept-message.js';
 import type { KeyFallback } from '../outcome.js';
 
 /** A record's default idempotency key, and whether it is a fallback that a redrive changes. */
@@ -28,4 +29,6 @@ export interface RecordSource<R> {
   payload(record: R): string | Uint8Array;
   /** The message when the options give no `parse`; a throw rejects the record. */
   parse(record: R): unknown;
+  /** What is kept of a record that is rejected or collides: its body and what a replay needs. */
+  keep(record: R): KeptMessage;
 }

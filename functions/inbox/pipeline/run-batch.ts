@@ -41,6 +41,7 @@ function prepare<T, R>(record: R, options: ResolvedOptions<T, R>, source: Record
     key: options.requireKeyAttribute && key.ok && key.fallback !== undefined ? { ok: false, error: new MissingKeyAttributeError(key.fallback) } : key,
     hash: payloadHash(source.payload(record)),
     rejectKey: source.rejectKey(record),
+    keep: () => source.keep(record),
   };
 }
 

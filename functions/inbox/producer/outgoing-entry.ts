@@ -72,6 +72,6 @@ export function prepare(message: OutgoingMessage, index: number, fifo: boolean, 
   if (size > maxBytes) return refuse(key, 'MessageTooLong', `message ${index} is ${size} bytes with its attributes; SQS takes at most ${maxBytes}.`);
   const entry: SendMessageBatchRequestEntry = { Id: String(index), MessageBody: body, MessageAttributes: attributes };
   if (message.groupId !== undefined) entry.MessageGroupId = message.groupId;
-  if (fifo) entry.MessageDeduplicationId = deduplicationIdOf(key);
+  if (fifo) entry.MessageDeduplicationId = deduplicationIdOf(message.deduplicationId ?? key);
   return { index, key, entry, size };
 }

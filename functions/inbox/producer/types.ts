@@ -12,6 +12,12 @@ export interface OutgoingMessage {
   /** The message group; required on a FIFO queue. */
   readonly groupId?: string;
   /**
+   * On a FIFO queue, the MessageDeduplicationId, when it must differ from the key (a replay of a
+   * kept message: SQS would drop a resend under the original's id within its 5-minute window).
+   * @default the key (its sha-256 when the key is not a valid deduplication id)
+   */
+  readonly deduplicationId?: string;
+  /**
    * Message attributes besides the idempotency key.
    * @default none
    */

@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
+import type { KeptMessage } from '../claim/kept-message.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
 import { envelopeIn, envelopeOf } from './envelope-key.js';
 import { messageGroupOf, sqsRecords } from './sqs-records.js';
@@ -27,6 +28,32 @@ export function sqsDefaultKey(record: SQSRecord): DefaultKey {
     : { key: record.messageId, fallback: 'messageId' };
 }
 
+/**
+ * What is kept of an SQS record the inbox did not apply: its body as sent, and what sends it back
+ * (`replayKept`): its queue, its message attributes (the idempotency key among them), its FIFO
+ * group and deduplication id, and its messageId to find it in logs.
+ *
+ * @example
+ * ```ts
+ * sqsKept(record).origin // { messageId: '059f...', eventSourceARN: 'arn:aws:sqs:...:orders', messageAttributes: {...} }
+ * ```
+ */
+export function sqsKept(record: SQSRecord): KeptMessage {
+  const attributes = record.attributes as Partial<SQSRecord['attributes']> | undefined;
+  return {
+    source: 'sqs',
+    body: record.body,
+    encoding: 'utf8',
+    origin: {
+      messageId: record.messageId,
+      eventSourceARN: record.eventSourceARN ?? null,
+      messageAttributes: record.messageAttributes ?? {},
+      messageGroupId: attributes?.MessageGroupId ?? null,
+      messageDeduplicationId: attributes?.MessageDeduplicationId ?? null,
+    },
+  };
+}
+
 /** SQS as a record source: FIFO groups are the ordered lanes, the body (or what its envelope wraps) is the payload and the message. */
 export const sqsSource: RecordSource<SQSRecord> = {
   records: sqsRecords,
@@ -42,4 +69,5 @@ export const sqsSource: RecordSource<SQSRecord> = {
     const envelope = envelopeIn(record.body);
     return envelope !== undefined ? envelope.message() : JSON.parse(record.body) as unknown;
   },
+  keep: sqsKept,
 };

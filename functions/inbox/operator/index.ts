@@ -1,0 +1,3 @@
+export { replayKept } from './replay-kept.js';
+export { KeptMessageNotFoundError, KeptReplayRefusedError } from './errors.js';
+export type { ReplayKeptOptions, ReplayKeptResult } from './replay-kept.js';
