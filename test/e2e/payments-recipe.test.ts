@@ -19,11 +19,13 @@ const FILES = ['lib/payments-stack.ts', 'migrations/payments/0001_payments.sql',
 /** The tests of test/payments.test.ts, by title. */
 const TITLES = [
   'applies a payment once though it is sent twice, and its wallet event reaches the ledger once',
-  'rejects a payment for a wallet that does not exist: acknowledged, nothing applied, nothing told',
+  'rejects a payment for a missing wallet, keeps its body as sent, and a replay applies it once the wallet exists',
 ] as const;
 const MIGRATION = 'migrations/payments/0001_payments.sql';
-/** The roles of lib/payments-stack.ts, as its test makes them. */
-const ROLES = { apply_payments: 'consumer', apply_payments_relay: 'relay', wallet_ledger: 'consumer' } as const;
+/** The roles of lib/payments-stack.ts and the operator's, as its test makes them. */
+const ROLES = { apply_payments: 'consumer', apply_payments_relay: 'relay', wallet_ledger: 'consumer', payments_operator: 'operator' } as const;
+/** The roles the stack makes. */
+const STACK_ROLES = ['apply_payments', 'apply_payments_relay', 'wallet_ledger'];
 const PAYMENTS_GRANTS = /^GRANT .* TO apply_payments;\n/gm;
 const TARGET = "target: 'walletEvents'";
 
@@ -45,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('docs/example-payments.md: the payments project runs as documented, and its test can fail', () => {
-  it('passes: a payment applied once and told once through SNS to the ledger, a payment for a missing wallet rejected', async () => {
+  it('passes: a payment applied once and told once through SNS to the ledger; one for a missing wallet rejected, kept and replayed once', async () => {
     const results = await recipeTest(await writeRecipeProject(path.join(folder, 'documented'), FILES, { runnable: true }));
     expect(results).toEqual(TITLES.map((title) => ({ title, status: 'passed', failureMessages: [] })));
   }, RECIPE_RUN_TIMEOUT_MS);
@@ -88,7 +90,7 @@ describe('docs/example-payments.md: the payments project runs as documented, and
     const queueSubscriptions = ofType('AWS::SNS::Subscription').filter(({ Properties }) => Properties.Protocol === 'sqs');
     expect(queueSubscriptions).toEqual([expect.objectContaining({ Properties: expect.not.objectContaining({ RawMessageDelivery: true }) })]);
     const roles = JSON.stringify(ofType('Custom::InboxMigrations').map(({ Properties }) => Properties.Roles));
-    for (const role of Object.keys(ROLES)) expect(roles).toContain(`\\"${role}\\":{`);
+    for (const role of STACK_ROLES) expect(roles).toContain(`\\"${role}\\":{`);
     const payments = ofType('AWS::Lambda::Function').filter(({ Properties }) => JSON.stringify(Properties.Environment ?? {}).includes('walletEvents'));
     expect(payments.map(({ Properties }) => JSON.stringify(Properties.Environment))).toEqual([expect.stringMatching(/INBOX_OUTBOX_TARGETS.*walletEvents.*\\"type\\":\\"sns\\"/)]);
     expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
