@@ -91,8 +91,11 @@ describe('docs/example-payments.md: the payments project runs as documented, and
     expect(queueSubscriptions).toEqual([expect.objectContaining({ Properties: expect.not.objectContaining({ RawMessageDelivery: true }) })]);
     const roles = JSON.stringify(ofType('Custom::InboxMigrations').map(({ Properties }) => Properties.Roles));
     for (const role of STACK_ROLES) expect(roles).toContain(`\\"${role}\\":{`);
-    const payments = ofType('AWS::Lambda::Function').filter(({ Properties }) => JSON.stringify(Properties.Environment ?? {}).includes('walletEvents'));
-    expect(payments.map(({ Properties }) => JSON.stringify(Properties.Environment))).toEqual([expect.stringMatching(/INBOX_OUTBOX_TARGETS.*walletEvents.*\\"type\\":\\"sns\\"/)]);
+    // The payments function and its relay: the topic as walletEvents, and the consumer's name the handler writes under.
+    const senders = ofType('AWS::Lambda::Function').map(({ Properties }) => (Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {})
+      .filter((variables) => variables.INBOX_OUTBOX_TARGETS !== undefined);
+    expect(senders.map((variables) => [JSON.stringify(variables.INBOX_OUTBOX_TARGETS), variables.POWERTOOLS_SERVICE_NAME]))
+      .toEqual([[expect.stringMatching(/walletEvents.*\\"type\\":\\"sns\\".*WalletEvents/), 'payments'], [expect.stringMatching(/walletEvents/), 'payments']]);
     expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
   }, RECIPE_RUN_TIMEOUT_MS);
 
