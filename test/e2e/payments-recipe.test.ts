@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const FILES = ['lib/payments-stack.ts', 'migrations/payments/0001_payments.sql', 'src/payments.ts', 'src/wallet-ledger.ts', 'test/payments.test.ts'] as const;
 /** The tests of test/payments.test.ts, by title. */
 const TITLES = [
-  'applies a payment once though it is sent twice, and its wallet event reaches the ledger once',
+  'applies a payment once though it is sent twice, and its wallet event once at the ledger though it comes twice',
   'rejects a payment for a missing wallet, keeps its body as sent, and a replay applies it once the wallet exists',
 ] as const;
 const MIGRATION = 'migrations/payments/0001_payments.sql';
