@@ -13,7 +13,7 @@ const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue
                 [--retry-rate ${D.producerRetryRate}] [--poison ${D.poison}] [--stuck ${D.stuck}] [--seed ${D.seed}] [--pollers ${D.pollers}]
                 [--driver ${D.driver}|pg] [--redrive] [--lost-deletes N] [--partitions ${K.partitions}]
                 [--outbox] [--send-crash-rate ${D.sendCrashRate}] [--send-fault-rate ${D.sendFaultRate}] [--relay-crashes ${D.relayCrashes}]
-                [--relay-twice-rate ${D.relayTwiceRate}] [--dedup-window-ms ${O.deduplicationWindowMs}] [--unguarded-notices]
+                [--relay-twice-rate ${D.relayTwiceRate}] [--lapse-rate ${D.lapseRate}] [--dedup-window-ms ${O.deduplicationWindowMs}] [--unguarded-notices]
 
   --source      sqs: the SQS emulator and Lambda's SQS poller (the default)
                 kafka: a local Kafka log and Lambda's Kafka poller (provisioned mode, partial batch
@@ -48,6 +48,8 @@ const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue
                 of its entries SQS fails
   --relay-crashes  relay runs that die in a send, before it or after it and before the mark
   --relay-twice-rate  share of the relay schedule's firings that start two relays at once
+  --lapse-rate  share of the order worker's invocations (of 2 messages or more) whose visibility
+                timeout runs out mid-batch: a second invocation writes their FIFO groups beside them
   --dedup-window-ms  the SQS emulator's FIFO deduplication window (SQS: 300000), scaled down on
                 --outbox so a row sent again after a crash reaches the notice worker's inbox
   --unguarded-notices  the notice worker without its inbox: the run must fail (double effects)`;
@@ -76,6 +78,7 @@ const { values } = parseArgs({
     'send-fault-rate': { type: 'string' },
     'relay-crashes': { type: 'string' },
     'relay-twice-rate': { type: 'string' },
+    'lapse-rate': { type: 'string' },
     'dedup-window-ms': { type: 'string' },
     'unguarded-notices': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -109,6 +112,7 @@ const options: MainJobOptions = {
   sendFaultRate: numberOf(values['send-fault-rate']),
   relayCrashes: numberOf(values['relay-crashes']),
   relayTwiceRate: numberOf(values['relay-twice-rate']),
+  lapseRate: numberOf(values['lapse-rate']),
   deduplicationWindowMs: numberOf(values['dedup-window-ms']),
   unguardedNotices: values['unguarded-notices'],
 };

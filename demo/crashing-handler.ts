@@ -220,8 +220,8 @@ export function crashingInvocations<E, Res>(
 
 /** Options of `crashingHandler`. */
 export interface CrashingHandlerOptions<T> extends Omit<CrashingInvocationsOptions<SQSEvent>, 'plan'> {
-  /** The worker's inbox options on a database: each invocation gets its own dying one, and a way to end it. */
-  readonly worker: (db: Database, invocation: DyingInvocation) => InboxOptions<T>;
+  /** The worker's inbox options on a database: each invocation gets its own dying one, a way to end it, and its records. */
+  readonly worker: (db: Database, invocation: DyingInvocation, records: readonly SQSRecord[]) => InboxOptions<T>;
   /** Decides, for a batch, where its invocation dies, or not at all. */
   readonly plan: (records: readonly SQSRecord[]) => CrashPoint | undefined;
 }
@@ -242,6 +242,6 @@ export interface CrashingHandlerOptions<T> extends Omit<CrashingInvocationsOptio
 export function crashingHandler<T>(options: CrashingHandlerOptions<T>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
   return crashingInvocations(
     { ...options, plan: (event: SQSEvent) => options.plan(Array.isArray(event?.Records) ? event.Records : []) },
-    (db, event, context, invocation) => processBatch(event, context, options.worker(db, invocation)),
+    (db, event, context, invocation) => processBatch(event, context, options.worker(db, invocation, Array.isArray(event?.Records) ? event.Records : [])),
   );
 }

@@ -433,7 +433,9 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   const lostDeletes = lostDeleteFault(workload.orders.filter((order) => !order.stuck).slice(0, settings.lostDeletes).map((order) => order.orderId));
   const firstHopFaults: SqsFaults = { ...faults.sqsFaults, failDeleteEntry: lostDeletes.failDeleteEntry };
   // The second hop's faults draw from a stream of their own, so adding them never shifts the first hop's.
-  const outboxPlan = settings.outbox ? outboxFaultPlan(settings, NOTICE_QUEUE_NAME, seededRandom(settings.seed ^ 0x27d4eb2f)) : undefined;
+  // A stalled invocation goes on with time left for its deadline margin and a last call.
+  const lapseMaxStallMs = settings.functionTimeoutMs - settings.deadlineMarginMs - 1000;
+  const outboxPlan = settings.outbox ? outboxFaultPlan({ ...settings, lapseMaxStallMs }, NOTICE_QUEUE_NAME, seededRandom(settings.seed ^ 0x27d4eb2f)) : undefined;
 
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
@@ -489,7 +491,8 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       handler: crashingHandler({
         db: worker,
         environment,
-        worker: (db, invocation) => workerOptions(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome }, outboxOf?.(invocation)),
+        worker: (db, invocation, records) => workerOptions(settings.mode, outboxPlan?.lapses.invocation(db, records) ?? db,
+          { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome }, outboxOf?.(invocation)),
         plan: faults.crashAt,
         openTransactions,
         onCrash: (point) => {

@@ -34,6 +34,13 @@ export interface OutboxRunOptions {
    */
   readonly relayTwiceRate?: number;
   /**
+   * Share of the order worker's invocations (of two messages or more) whose visibility timeout runs
+   * out mid-batch: stalled after their first commit point, their messages and FIFO groups go to a
+   * second invocation, and the two then write the same groups side by side.
+   * @default 0.05
+   */
+  readonly lapseRate?: number;
+  /**
    * How often the relay schedule fires.
    * @default 500
    */
@@ -69,6 +76,7 @@ export const OUTBOX_RUN_DEFAULTS = {
   sendFaultRate: 0.05,
   relayCrashes: 3,
   relayTwiceRate: 0.2,
+  lapseRate: 0.05,
   relayIntervalMs: 500,
   relayTimeoutMs: 4000,
   relayGraceMs: 1000,
@@ -98,6 +106,7 @@ export function checkOutboxRunSettings(settings: Required<OutboxRunOptions> & { 
   share('sendCrashRate');
   share('sendFaultRate');
   share('relayTwiceRate');
+  share('lapseRate');
   whole('relayCrashes', 0, 1000);
   whole('relayIntervalMs', 10, 60_000);
   whole('relayTimeoutMs', 500, 900_000);

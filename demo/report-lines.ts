@@ -58,6 +58,7 @@ export function outboxReportLines(hop: OutboxHopReport): ReportLine[] {
     ['second hop', `OrderShipped by the outbox to ${NOTICE_QUEUE_NAME}, the shipment-notice worker ${hop.unguardedNotices ? 'WITHOUT its inbox' : 'behind its inbox'}`],
     ['send crashes', `${hop.faults.sendCrashes.beforeSend} after the commit and before the send, ${hop.faults.sendCrashes.afterSend} after the send and before the mark`],
     ['lost send answers', `${hop.faults.lostSendAnswers} (SQS took the batch, the answer was lost), ${hop.faults.failedSendEntries} failed entries`],
+    ['groups written by two at once', `${hop.faults.lapses.overlapped} invocations ran past their visibility timeout while a second ran their FIFO groups (${hop.faults.lapses.stalled} stalled)`],
     ['relay runs', `${hop.relay.runs} (${hop.relay.twiceAtOnce} firings started two at once, ${hop.relay.crashes} died in a send)${Object.keys(hop.relay.errors).length > 0 ? `, errors: ${reasonsOf(hop.relay.errors)}` : ''}`],
     ['sent after commit', hop.sentAfterCommit],
     ['sent by the relay', hop.sentByRelay],

@@ -1,6 +1,7 @@
 import { withDefaults } from '../../functions/inbox/internal.js';
 import { LocalConfigError } from '../../local/internal.js';
 import { OUTBOX_RUN_DEFAULTS } from '../outbox-run-options.js';
+import { HOP_LAPSE_RATE } from './hop-lane.js';
 import { seededRandom } from '../seeded-random.js';
 import { settingChecks } from '../setting-checks.js';
 
@@ -239,6 +240,7 @@ export function planLines(plan: ChaosPlan): string[] {
       + `lost producer answers, failed entries, lost Kafka acks and lost batch answers ${settings.producerRetryRate} each`,
     `  per lane     ${settings.poison} poison, ${settings.stuck} stuck orders, ${settings.lostDeletes} orders whose deletes are lost (SQS)`,
     ...(settings.outbox ? [`  second hop   sqs-fifo's outbox to shipment-notices.fifo: send crashes ${OUTBOX_RUN_DEFAULTS.sendCrashRate} of sending invocations (after commit or after send), `
-      + `lost send answers and failed entries ${OUTBOX_RUN_DEFAULTS.sendFaultRate} each, ${OUTBOX_RUN_DEFAULTS.relayCrashes} relay crashes, two relays at once ${OUTBOX_RUN_DEFAULTS.relayTwiceRate} of firings`] : []),
+      + `lost send answers and failed entries ${OUTBOX_RUN_DEFAULTS.sendFaultRate} each, ${OUTBOX_RUN_DEFAULTS.relayCrashes} relay crashes, two relays at once ${OUTBOX_RUN_DEFAULTS.relayTwiceRate} of firings, `
+      + `visibility timeouts lapsing mid-batch ${HOP_LAPSE_RATE} of sqs-fifo's invocations (a second invocation writes their FIFO group by turns)`] : []),
   ];
 }

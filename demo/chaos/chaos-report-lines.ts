@@ -7,6 +7,7 @@ function hopLines(hop: NonNullable<ChaosReport['hop']>, lane: string): string[] 
     `${lane.padEnd(13)} ${hop.notices} notices written (${hop.sentAfterCommit} outbox rows sent after the commit, ${hop.sentByRelay} by the relay), ${hop.inDlq} in the notice DLQ, `
       + `${hop.notDispatched} outbox rows not dispatched; ${hop.doubleEffects} double effects, ${hop.lost} lost, ${hop.orderBreaks} order breaks downstream`,
     `${''.padEnd(13)} faults: ${sendCrashes.beforeSend} send crashes after the commit and before the send, ${sendCrashes.afterSend} after the send and before the mark, `
+      + `${hop.faults.lapses.overlapped} FIFO lane invocations past their visibility timeout beside a second one (${hop.faults.lapses.stalled} stalled), `
       + `${hop.faults.lostSendAnswers} lost send answers, ${hop.faults.failedSendEntries} failed entries, ${hop.relay.crashes} relay crashes (${hop.relay.runs} relay runs, `
       + `${hop.relay.twiceAtOnce} firings started two at once; errors: ${counts(hop.relay.errors)}), ${hop.noticeCrashes.beforeCommit} notice crashes before commit, `
       + `${hop.noticeCrashes.afterCommit} after, ${hop.noticeTwins} twin deliveries; ${hop.resentCopies} notices sent again past the ${hop.deduplicationWindowMs} ms deduplication window`,

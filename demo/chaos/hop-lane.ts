@@ -1,6 +1,8 @@
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { StatementOutboxOptions } from '../../functions/inbox/outbox/index.js';
+import { DEFAULTS } from '../../functions/inbox/internal.js';
+import type { Database } from '../../functions/inbox/index.js';
 import type { ShipOrder } from '../../functions/order-worker/ship-order.js';
 import { redriveDeadLetters, type SqsFaults } from '../../local/sqs/index.js';
 import type { DyingInvocation } from '../crashing-handler.js';
@@ -10,6 +12,12 @@ import { NOTICE_QUEUE_NAME, startOutboxHop, type OutboxHop, type OutboxHopReport
 import { OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS } from '../outbox-run-options.js';
 import type { Workload } from '../workload.js';
 import { laneEnvironments, type LaneContext } from './lane.js';
+
+/**
+ * Share of the FIFO lane's invocations (three messages of a group or more) whose visibility timeout
+ * runs out mid-batch: three times the outbox run's, as the lane's batches less often hold three of one group.
+ */
+export const HOP_LAPSE_RATE = 0.15;
 
 /** The second hop's lane name in the report and on the timeline. */
 export const HOP_LANE = 'shipment-notices';
@@ -40,6 +48,8 @@ export interface ChaosHop {
   readonly faults: ChaosHopFaults;
   /** Makes the notice queue and starts the notice worker and the relays. */
   start(client: SQSClient): Promise<void>;
+  /** One invocation of the ship-order worker's database: its visibility timeout may run out mid-batch (the hop's lapses). */
+  lapsing(db: Database, records: readonly SQSRecord[]): Database;
   /** The ship-order worker's outbox for one invocation, once started. */
   outboxFor(invocation: DyingInvocation): StatementOutboxOptions<ShipOrder, SQSRecord> | undefined;
   depth(): Promise<{ backlog: number; inFlight: number }>;
@@ -59,7 +69,8 @@ export interface ChaosHop {
  * the FIFO lane's ship-order worker writes an OrderShipped outbox row with each shipment, sent after
  * the commit to `shipment-notices.fifo` and read by the shipment-notice worker behind its own
  * inbox, a relay schedule sending what invocations left, under the outbox run's fault rates (send
- * crashes, lost send answers, failed entries, relay crashes, two relays at once) and the run's
+ * crashes, lost send answers, failed entries, relay crashes, two relays at once, invocations of the
+ * FIFO lane whose visibility timeout runs out mid-batch) and the run's
  * crash and twin rates; the run's restarts and pauses reach it as they reach the lanes.
  *
  * @example
@@ -70,7 +81,7 @@ export interface ChaosHop {
 export function chaosHop(context: LaneContext, options: ChaosHopOptions): ChaosHop {
   const faults: ChaosHopFaults = { noticeTwins: 0 };
   const plan = outboxFaultPlan({
-    ...OUTBOX_RUN_DEFAULTS, crashRate: context.crashRate, crashes: ['before-commit', 'after-commit'], maxReceiveCount: context.maxReceiveCount, deliverTwiceRate: context.deliverTwiceRate,
+    ...OUTBOX_RUN_DEFAULTS, lapseRate: HOP_LAPSE_RATE, lapseMaxStallMs: options.functionTimeoutMs - DEFAULTS.deadlineMarginMs - 1000, crashRate: context.crashRate, crashes: ['before-commit', 'after-commit'], maxReceiveCount: context.maxReceiveCount, deliverTwiceRate: context.deliverTwiceRate,
   }, NOTICE_QUEUE_NAME, options.random);
   const environments = laneEnvironments(context);
   const { timeline } = context;
@@ -118,6 +129,7 @@ export function chaosHop(context: LaneContext, options: ChaosHopOptions): ChaosH
       });
       sqsClient = client;
     },
+    lapsing: (db, records) => plan.lapses.invocation(db, records),
     outboxFor: (invocation) => hop?.outboxFor(invocation),
     async depth() {
       const depth = await queueDepth(sqsClient!, hop!.queueUrl);
@@ -131,7 +143,7 @@ export function chaosHop(context: LaneContext, options: ChaosHopOptions): ChaosH
     finish: (shipped) => hop!.finish(shipped),
     faultCount: (report) => {
       const { sendCrashes, lostSendAnswers, failedSendEntries } = report.faults;
-      return sendCrashes.beforeSend + sendCrashes.afterSend + lostSendAnswers + failedSendEntries + report.relay.crashes + report.relay.twiceAtOnce
+      return sendCrashes.beforeSend + sendCrashes.afterSend + report.faults.lapses.stalled + lostSendAnswers + failedSendEntries + report.relay.crashes + report.relay.twiceAtOnce
         + report.noticeCrashes.beforeCommit + report.noticeCrashes.afterCommit + faults.noticeTwins;
     },
     async close() {

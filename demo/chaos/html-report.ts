@@ -37,6 +37,7 @@ function hopFaultRows(hop: NonNullable<ChaosReport['hop']>): string {
   const faults: [string, number][] = [
     ['send crash after the commit, before the send', hop.faults.sendCrashes.beforeSend],
     ['send crash after the send, before the mark', hop.faults.sendCrashes.afterSend],
+    ['invocation past its visibility timeout beside a second one', hop.faults.lapses.overlapped],
     ['lost send answer', hop.faults.lostSendAnswers],
     ['failed send entry', hop.faults.failedSendEntries],
     ['relay crash', hop.relay.crashes],

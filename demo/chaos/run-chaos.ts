@@ -148,7 +148,7 @@ export async function runChaos(options: ChaosOptions = {}, onStage: (stage: stri
     const sqsLanes = [
       sqsLane(context, { name: 'sqs-fifo', consumer: 'chaos-fifo', mode: 'statement', workload: workloads.fifo, queueName: 'chaos-orders.fifo', client: laneClient,
         queueUrls: () => urls.get('chaos-orders.fifo')!, lostDeleteOrders: lostDeleteOrders(workloads.fifo, settings.lostDeletes), random: seededRandom(settings.seed ^ 0x51), pollers: POLLERS,
-        outboxFor: (invocation) => hop?.outboxFor(invocation) }),
+        outboxFor: (invocation) => hop?.outboxFor(invocation), lapsing: hop?.lapsing }),
       sqsLane(context, { name: 'sqs-standard', consumer: 'chaos-standard', mode: 'transaction', workload: workloads.standard, queueName: 'chaos-orders', client: laneClient,
         queueUrls: () => urls.get('chaos-orders')!, lostDeleteOrders: lostDeleteOrders(workloads.standard, settings.lostDeletes), random: seededRandom(settings.seed ^ 0x52), pollers: POLLERS }),
     ];

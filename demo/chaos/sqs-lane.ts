@@ -1,5 +1,6 @@
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
+import type { Database } from '../../functions/inbox/index.js';
 import type { StatementOutboxOptions } from '../../functions/inbox/outbox/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import type { ShipOrder } from '../../functions/order-worker/ship-order.js';
@@ -32,6 +33,11 @@ export interface SqsLaneOptions {
    * @default none
    */
   readonly outboxFor?: (invocation: DyingInvocation) => StatementOutboxOptions<ShipOrder, SQSRecord> | undefined;
+  /**
+   * One invocation's database, which may stall past its visibility timeout (the second hop's lapses).
+   * @default the invocation's database as it is
+   */
+  readonly lapsing?: (db: Database, records: readonly SQSRecord[]) => Database;
 }
 
 const attribute = (record: { messageAttributes?: Record<string, { stringValue?: string }> }) => record.messageAttributes?.['idempotency-key']?.stringValue ?? '';
@@ -92,7 +98,7 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
         handler: crashingHandler({
           db: context.db,
           environment: environments.make,
-          worker: (db, invocation) => workerOptions(options.mode, db, { consumer: options.consumer, lockTimeoutMs: 500 }, options.outboxFor?.(invocation)),
+          worker: (db, invocation, records) => workerOptions(options.mode, options.lapsing?.(db, records) ?? db, { consumer: options.consumer, lockTimeoutMs: 500 }, options.outboxFor?.(invocation)),
           plan: plan.crashAt,
           openTransactions: context.driver === 'pg' ? 'rolled-back' : 'abandoned',
           onCrash: crashCounter(options.name, faults, context.timeline),

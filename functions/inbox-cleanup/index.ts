@@ -4,12 +4,16 @@ import type { Context } from 'aws-lambda';
 import { cleanupInbox, cleanupKept, cleanupOutbox } from '../inbox/cleanup/index.js';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
 import type { Database } from '../inbox/index.js';
+import { INBOX_ENV, METRICS_SCHEMA } from '../inbox/contract.js';
 import { publishCleanupRun, type CleanupRunReport } from './metrics.js';
 import { cleanupSettings } from './settings.js';
 
 const logger = new Logger();
-// Namespace and service from POWERTOOLS_METRICS_NAMESPACE and POWERTOOLS_SERVICE_NAME.
-const metrics = new Metrics();
+// Where the cleanup's alarms read its metrics (contract.ts): never a Metrics without a namespace.
+const metrics = new Metrics({
+  namespace: process.env[INBOX_ENV.metricsNamespace] || METRICS_SCHEMA.defaultNamespace,
+  serviceName: METRICS_SCHEMA.cleanupService,
+});
 let db: Database | undefined;
 
 /**

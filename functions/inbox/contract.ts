@@ -12,6 +12,16 @@
 
 /** The environment variables through which the infrastructure configures the runtime. */
 export const INBOX_ENV = {
+  /**
+   * The consumer's name, which the consumer construct owns (its `serviceName`): the `consumer`
+   * option's default in Lambda, the consumer_name its function's rows are written under and its
+   * relay sends, and the `service` dimension of the metrics its alarms read.
+   */
+  consumer: 'INBOX_CONSUMER',
+  /** The CloudWatch namespace of the kit's metrics (the name Powertools' `Metrics` reads too). */
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  /** The service of the function's logs and metrics (the name Powertools reads too): the consumer's name, or the cleanup's. */
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
   /** The Aurora cluster's ARN, read by `dataApiDatabaseFromEnv`. */
   clusterArn: 'CLUSTER_ARN',
   /** The ARN of the secret the Data API signs in with, read by `dataApiDatabaseFromEnv`. */
@@ -39,8 +49,6 @@ export const INBOX_ENV = {
    * name per target with its queue URL, topic ARN or event bus.
    */
   outboxTargets: 'INBOX_OUTBOX_TARGETS',
-  /** The consumer whose rows the outbox relay sends (its `consumer` option). */
-  outboxConsumer: 'INBOX_OUTBOX_CONSUMER',
   /** Seconds a row is left to the invocation that wrote it before the relay sends it. */
   outboxGraceSeconds: 'INBOX_OUTBOX_GRACE_SECONDS',
   /** Days the cleanup keeps a dispatched outbox row; unset, the cleanup leaves the outbox alone. */
@@ -136,6 +144,18 @@ export const OutcomeKind = {
 
 /** One of `processed | duplicate | collision | rejected | failed | skipped`. */
 export type OutcomeKind = (typeof OutcomeKind)[keyof typeof OutcomeKind];
+
+/**
+ * Where the kit's metrics live, read by the constructs' alarms and written by the runtime (CloudWatch
+ * embedded metric format, or a Powertools `Metrics` given): the namespace is `INBOX_ENV.metricsNamespace`
+ * (this default without it), and each metric has one dimension, `service`, whose value is the
+ * consumer's name (`INBOX_ENV.consumer`), or `cleanupService` for the cleanup's.
+ */
+export const METRICS_SCHEMA = {
+  defaultNamespace: 'SqsInbox',
+  dimension: 'service',
+  cleanupService: 'inbox-cleanup',
+} as const;
 
 /** The metrics a consumer publishes beside its outcome counts. */
 export const INBOX_METRICS = {

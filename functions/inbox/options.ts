@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { Database, Transaction } from './database/database.js';
 import { INBOX_ENV, MAX_KEY_LENGTH, TIME_DEFAULTS } from './contract.js';
-import { InboxConfigError } from './errors.js';
+import { ConsumerNameMismatchError, ConsumerNameMissingError, InboxConfigError } from './errors.js';
 import type { Outcome } from './outcome.js';
 import { resolveOutbox, type OutboxContext, type OutboxOptions, type ResolvedOutbox, type StatementOutboxOptions } from './outbox/outbox-options.js';
 import type { SqlStatement } from './sql/sql.js';
@@ -30,8 +30,13 @@ export interface MessageContext<R = SQSRecord, K extends string = string> extend
 
 /** The options of both modes, on every event source. */
 export interface InboxCommonOptions<T, R = SQSRecord> {
-  /** The consumer_name the claims are recorded under; one per logical consumer. */
-  readonly consumer: string;
+  /**
+   * The consumer_name the claims are recorded under; one per logical consumer. Where the consumer
+   * construct deployed the function, a name other than its `serviceName` fails every invocation
+   * (`ConsumerNameMismatchError`).
+   * @default INBOX_CONSUMER, which the InboxConsumer and InboxKafkaConsumer constructs set to their `serviceName`
+   */
+  readonly consumer?: string;
   /** Where claims and effects commit: `dataApiDatabase(...)` or `pgDatabase(...)`. */
   readonly db: Database;
   /**
@@ -199,6 +204,30 @@ function modeOf<T, R>(options: InboxOptions<T, R>): ApplyMode<T, R> {
     : { kind: 'statement', statement: statement as StatementModeOptions<T, R>['statement'] };
 }
 
+/** The consumer name the construct deployed the function as, when it did. */
+function deployedConsumer(): string | undefined {
+  const name = (process.env[INBOX_ENV.consumer] ?? '').trim();
+  return name === '' ? undefined : name;
+}
+
+function throwMissingConsumer(): never {
+  throw new ConsumerNameMissingError(INBOX_ENV.consumer);
+}
+
+/**
+ * Refuses a `consumer` option other than the name the construct deployed the function as: called
+ * by each invocation before any record, so the whole batch fails and nothing is acknowledged.
+ *
+ * @example
+ * ```ts
+ * checkDeployedConsumer(options.consumer); // throws ConsumerNameMismatchError when INBOX_CONSUMER differs
+ * ```
+ */
+export function checkDeployedConsumer(consumer: string): void {
+  const deployed = deployedConsumer();
+  if (deployed !== undefined && deployed !== consumer) throw new ConsumerNameMismatchError(consumer, deployed, INBOX_ENV.consumer);
+}
+
 /**
  * Merges the defaults into `options` once and checks them, so a mistake is refused when the handler
  * is built rather than message by message.
@@ -212,7 +241,7 @@ export function resolveOptions<T, R>(options: InboxOptions<T, R>): ResolvedOptio
   if (typeof options !== 'object' || options === null) throw new InboxConfigError('inbox options are required.');
   const mode = modeOf(options);
   const resolved: ResolvedOptions<T, R> = {
-    consumer: options.consumer,
+    consumer: options.consumer ?? deployedConsumer() ?? throwMissingConsumer(),
     db: options.db,
     mode,
     parse: optionalFunction('parse', options.parse),

@@ -13,13 +13,16 @@ import { kafkaShipOrderOptions, shipOrderOptions, shipOrderOutbox } from './ship
 const logger = new Logger();
 const metrics = new Metrics();
 const db = dataApiDatabaseFromEnv();
+// Each handler is the consumer its construct deployed it as (INBOX_CONSUMER, the construct's serviceName),
+// the consumer option's default: the builders' own names are for the demo and the tests.
+const deployed = { consumer: undefined };
 
 /** The shipping handler, with its outbox to the targets the stack put in INBOX_OUTBOX_TARGETS. */
 function shippingHandler() {
   return middy()
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))
-    .use(inbox(shipOrderOptions(db, { logger, metrics, outbox: shipOrderOutbox(outboxTargetsFromEnv()) })));
+    .use(inbox(shipOrderOptions(db, { ...deployed, logger, metrics, outbox: shipOrderOutbox(outboxTargetsFromEnv()) })));
 }
 
 // Made at the first invocation: the other handlers of this file deploy without outbox targets, and a
@@ -35,7 +38,7 @@ let shipping: ReturnType<typeof shippingHandler> | undefined;
  *
  * @example
  * ```ts
- * // lib/: new InboxConsumer(this, 'Orders', { database, entry: 'functions/order-worker/index.ts', outbox: { targets: { shipmentNotices: queue }, consumer: 'ship-order' } })
+ * // lib/: new InboxConsumer(this, 'Orders', { database, serviceName: 'ship-order', entry: 'functions/order-worker/index.ts', outbox: { targets: { shipmentNotices: queue } } })
  * ```
  */
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => (shipping ??= shippingHandler())(event, context);
@@ -51,7 +54,7 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
 export const paymentHandler = middy()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics))
-  .use(inbox(recordPaymentOptions(db, { logger, metrics })));
+  .use(inbox(recordPaymentOptions(db, { ...deployed, logger, metrics })));
 
 /**
  * The shipping example on a Kafka topic (Amazon MSK or self-managed), for an InboxKafkaConsumer.
@@ -64,7 +67,7 @@ export const paymentHandler = middy()
 export const kafkaHandler = middy()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics))
-  .use(kafkaInbox(kafkaShipOrderOptions(db, { logger, metrics })));
+  .use(kafkaInbox(kafkaShipOrderOptions(db, { ...deployed, logger, metrics })));
 
 /**
  * The payment example on a Kafka topic: two tables in the claim's transaction.
@@ -77,4 +80,4 @@ export const kafkaHandler = middy()
 export const kafkaPaymentHandler = middy()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics))
-  .use(kafkaInbox(kafkaRecordPaymentOptions(db, { logger, metrics })));
+  .use(kafkaInbox(kafkaRecordPaymentOptions(db, { ...deployed, logger, metrics })));

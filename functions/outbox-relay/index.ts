@@ -1,5 +1,4 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
 import { InboxConfigError, type Database } from '../inbox/index.js';
@@ -7,23 +6,21 @@ import { INBOX_ENV } from '../inbox/contract.js';
 import { outboxTargetsFromEnv, relayOutbox, type Publisher, type RelayReport } from '../inbox/outbox/index.js';
 
 const logger = new Logger();
-// Namespace and service from POWERTOOLS_METRICS_NAMESPACE and POWERTOOLS_SERVICE_NAME.
-const metrics = new Metrics();
 let db: Database | undefined;
 let targets: Record<string, Publisher> | undefined;
 
 /**
- * What the relay function reads from its environment: the consumer (`INBOX_OUTBOX_CONSUMER`),
+ * What the relay function reads from its environment: the consumer (`INBOX_CONSUMER`, its consumer's name),
  * and the grace period (`INBOX_OUTBOX_GRACE_SECONDS`, optional), refused with the variable's name.
  *
  * @example
  * ```ts
- * relaySettings({ INBOX_OUTBOX_CONSUMER: 'ship-orders', INBOX_OUTBOX_GRACE_SECONDS: '30' }) // { consumer: 'ship-orders', graceMs: 30000 }
+ * relaySettings({ INBOX_CONSUMER: 'ship-orders', INBOX_OUTBOX_GRACE_SECONDS: '30' }) // { consumer: 'ship-orders', graceMs: 30000 }
  * ```
  */
 export function relaySettings(env: NodeJS.ProcessEnv): { consumer: string; graceMs: number | undefined } {
-  const consumer = (env[INBOX_ENV.outboxConsumer] ?? '').trim();
-  if (consumer === '') throw new InboxConfigError(`Set ${INBOX_ENV.outboxConsumer} to the consumer whose outbox rows the relay sends.`);
+  const consumer = (env[INBOX_ENV.consumer] ?? '').trim();
+  if (consumer === '') throw new InboxConfigError(`Set ${INBOX_ENV.consumer} to the consumer whose outbox rows the relay sends.`);
   const graceText = (env[INBOX_ENV.outboxGraceSeconds] ?? '').trim();
   const graceSeconds = graceText === '' ? undefined : Number(graceText);
   if (graceSeconds !== undefined && !(Number.isFinite(graceSeconds) && graceSeconds >= 0)) {
@@ -35,13 +32,14 @@ export function relaySettings(env: NodeJS.ProcessEnv): { consumer: string; grace
 /**
  * The scheduled outbox relay Lambda (an EventBridge schedule invokes it): sends the consumer's
  * outbox rows that the invocations which wrote them left, with `relayOutbox`, and publishes what it
- * did (`outboxSentByRelay`, `outboxFailed`, `outboxLeft`, `outboxOldestUndispatchedAge`). A paused
+ * did (`outboxSentByRelay`, `outboxFailed`, `outboxLeft`, `outboxOldestUndispatchedAge`, one EMF line a run,
+ * under its consumer's `service`). A paused
  * cluster is waited out as the cleanup does. Reads CLUSTER_ARN, SECRET_ARN, DATABASE_NAME,
- * INBOX_OUTBOX_CONSUMER, INBOX_OUTBOX_TARGETS, INBOX_OUTBOX_GRACE_SECONDS and the POWERTOOLS_* names.
+ * INBOX_CONSUMER, INBOX_OUTBOX_TARGETS, INBOX_OUTBOX_GRACE_SECONDS and POWERTOOLS_METRICS_NAMESPACE.
  *
  * @example
  * ```ts
- * // lib/: new NodejsFunction(this, 'Relay', { entry: 'functions/outbox-relay/index.ts', environment: { INBOX_OUTBOX_CONSUMER: 'ship-orders', ... } })
+ * // lib/: new NodejsFunction(this, 'Relay', { entry: 'functions/outbox-relay/index.ts', environment: { INBOX_CONSUMER: 'ship-orders', ... } })
  * ```
  */
 export async function handler(_event: unknown, context: Context): Promise<RelayReport> {
@@ -50,11 +48,9 @@ export async function handler(_event: unknown, context: Context): Promise<RelayR
     const settings = relaySettings(process.env);
     const database = (db ??= dataApiDatabaseFromEnv());
     const publishers = (targets ??= outboxTargetsFromEnv());
-    return await untilResumed(() => relayOutbox(database, publishers, { ...settings, remainingMs, logger, metrics }), { remainingMs });
+    return await untilResumed(() => relayOutbox(database, publishers, { ...settings, remainingMs, logger }), { remainingMs });
   } catch (error) {
     logger.error('outbox relay failed', { error: error as Error });
     throw error;
-  } finally {
-    metrics.publishStoredMetrics();
   }
 }

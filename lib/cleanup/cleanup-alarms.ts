@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { CLEANUP_METRICS } from '../../functions/inbox/contract.js';
+import { CLEANUP_METRICS, METRICS_SCHEMA } from '../../functions/inbox/contract.js';
 import { ALARM_AT_LEAST_ONCE } from '../consumer/outcome-alarms.js';
 import { scheduleFailedAlarm } from '../scheduled-runs.js';
 
@@ -69,7 +69,7 @@ export function cleanupAlarms(scope: Construct, props: CleanupAlarmsProps): Clea
   const done = new cloudwatch.Metric({
     namespace: props.namespace,
     metricName: CLEANUP_METRICS.done,
-    dimensionsMap: { service: props.serviceName },
+    dimensionsMap: { [METRICS_SCHEMA.dimension]: props.serviceName },
     statistic: cloudwatch.Stats.MAXIMUM,
     unit: cloudwatch.Unit.COUNT,
     period: DAY,

@@ -6,7 +6,7 @@ import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INBOX_ENV, KEPT_RETENTION_DEFAULT_DAYS } from '../../functions/inbox/contract.js';
+import { INBOX_ENV, KEPT_RETENTION_DEFAULT_DAYS, METRICS_SCHEMA } from '../../functions/inbox/contract.js';
 import { grantDataApiCalls } from '../data-api-access.js';
 import { inboxFunction } from '../inbox-function.js';
 import { kitEntry } from '../kit-code.js';
@@ -40,7 +40,7 @@ export interface InboxCleanupProps {
 }
 
 /** POWERTOOLS_SERVICE_NAME of the cleanup, the `service` dimension of its metrics. */
-export const CLEANUP_SERVICE_NAME = 'inbox-cleanup';
+export const CLEANUP_SERVICE_NAME = METRICS_SCHEMA.cleanupService;
 
 /**
  * The kit's cleanup function (functions/inbox-cleanup) on an EventBridge schedule, signing in as a
@@ -78,8 +78,8 @@ export class InboxCleanup extends Construct {
         [INBOX_ENV.cleanupBatchSize]: String(props.batchSize),
         ...(props.outboxRetention === undefined ? {} : { [INBOX_ENV.outboxRetentionDays]: String(props.outboxRetention.toDays({ integral: false })) }),
         [INBOX_ENV.keptRetentionDays]: String(props.keptRetention?.toDays({ integral: false }) ?? KEPT_RETENTION_DEFAULT_DAYS),
-        POWERTOOLS_SERVICE_NAME: CLEANUP_SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
+        [INBOX_ENV.serviceName]: CLEANUP_SERVICE_NAME,
+        [INBOX_ENV.metricsNamespace]: props.metricsNamespace,
       },
     });
     // The cleanup's DELETEs are single autocommitted statements: it begins no transaction.

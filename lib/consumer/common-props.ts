@@ -126,7 +126,10 @@ export interface InboxConsumerCommonProps extends AlarmTargetProps {
   readonly inboxRetention?: Duration;
 
   /**
-   * POWERTOOLS_SERVICE_NAME: the `service` dimension of the outcome metrics and the service in logs.
+   * The consumer's name: the consumer_name its function's rows are written under (INBOX_CONSUMER,
+   * the default of the handler's `consumer` option, which may not name another), the rows its
+   * outbox relay sends, the `service` dimension of the metrics its alarms read
+   * (POWERTOOLS_SERVICE_NAME) and the service in its logs.
    * @default the construct id
    */
   readonly serviceName?: string;

@@ -3,7 +3,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { TIME_DEFAULTS } from '../../functions/inbox/contract.js';
+import { METRICS_SCHEMA, TIME_DEFAULTS } from '../../functions/inbox/contract.js';
 import { resolveOutboxSettings, type OutboxSettings } from '../outbox/outbox-settings.js';
 import type { InboxConsumerCommonProps } from './common-props.js';
 
@@ -26,7 +26,7 @@ export const CONSUMER_DEFAULTS = {
    * daily cleanup that runs late or fails a day. A Kafka topic kept 7 days needs 14.
    */
   inboxRetention: Duration.days(25),
-  metricsNamespace: 'SqsInbox',
+  metricsNamespace: METRICS_SCHEMA.defaultNamespace,
   duplicateRateThreshold: 0.1,
   /** Failures are transient (the runtime retries in place first): more than 1 in 20 is not noise. */
   failedRateThreshold: 0.05,

@@ -126,8 +126,9 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
         [INBOX_ENV.clusterArn]: cluster.clusterArn,
         [INBOX_ENV.secretArn]: this.secret.secretArn,
         [INBOX_ENV.databaseName]: settings.databaseName!,
-        POWERTOOLS_SERVICE_NAME: settings.serviceName,
-        POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
+        [INBOX_ENV.consumer]: settings.serviceName,
+        [INBOX_ENV.serviceName]: settings.serviceName,
+        [INBOX_ENV.metricsNamespace]: settings.metricsNamespace,
       },
     });
     grantDatabaseSignIn(this, cluster, this.lambdaFunction, role?.secret ?? props.secret);

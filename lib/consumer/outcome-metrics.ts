@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { INBOX_METRICS, OutcomeKind } from '../../functions/inbox/contract.js';
+import { INBOX_METRICS, METRICS_SCHEMA, OutcomeKind } from '../../functions/inbox/contract.js';
 
 /**
  * The outcomes the runtime counts, one EMF metric (unit Count) each.
@@ -33,7 +33,7 @@ export function inboxMetric(source: OutcomeMetricSource, metricName: string, per
   return new cloudwatch.Metric({
     namespace: source.namespace,
     metricName,
-    dimensionsMap: { service: source.serviceName },
+    dimensionsMap: { [METRICS_SCHEMA.dimension]: source.serviceName },
     statistic: cloudwatch.Stats.SUM,
     unit: cloudwatch.Unit.COUNT,
     period,
@@ -64,7 +64,7 @@ export function processingLatencyMetric(source: OutcomeMetricSource, statistic: 
   return new cloudwatch.Metric({
     namespace: source.namespace,
     metricName: INBOX_METRICS.processingLatency,
-    dimensionsMap: { service: source.serviceName },
+    dimensionsMap: { [METRICS_SCHEMA.dimension]: source.serviceName },
     statistic,
     unit: cloudwatch.Unit.MILLISECONDS,
     period,

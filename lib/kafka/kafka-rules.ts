@@ -1,5 +1,5 @@
 import { Token } from 'aws-cdk-lib';
-import { isWhole, seconds } from '../consumer/consumer-rules.js';
+import { days, isWhole, seconds } from '../consumer/consumer-rules.js';
 import type { ConsumerRule } from '../consumer/consumer-rules.js';
 import type { SelfManagedKafkaSource } from './inbox-kafka-consumer-props.js';
 import { KAFKA_DEFAULTS, KAFKA_LIMITS } from './kafka-settings.js';
@@ -82,8 +82,8 @@ export const KAFKA_RULES: readonly ConsumerRule<KafkaSettings>[] = [
     message: (s) => 'The inbox retention must be at least twice the topic\'s retention: a record can be delivered again while the topic holds it, '
       + 'and a redrive (its records written back to the topic, read at the offsets of an SQS or SNS failure notice while the topic still holds '
       + 'them, or taken from a Kafka or S3 destination) starts a second life there under a new offset; a shorter one lets a late delivery find no '
-      + `claim and be applied again. But an inboxRetention of ${seconds(s.inboxRetention)} was provided for a topicRetention of ${seconds(s.topicRetention)}: `
-      + `raise inboxRetention to ${seconds(s.longestRecordLife)}${s.onFailure.holdsRecords ? ', plus how long the on-failure destination keeps a record' : ''}.`,
+      + `claim and be applied again. But an inboxRetention of ${days(s.inboxRetention)} was provided for a topicRetention of ${days(s.topicRetention)}: `
+      + `raise inboxRetention to ${days(s.longestRecordLife)}${s.onFailure.holdsRecords ? ', plus how long the on-failure destination keeps a record' : ''}.`,
   },
   {
     breaks: (s) => s.onFailure.kind === 'kafka' && s.onFailure.kafkaTopic === s.props.topic,

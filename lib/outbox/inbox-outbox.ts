@@ -94,11 +94,11 @@ export class InboxOutbox extends Construct {
         [INBOX_ENV.clusterArn]: props.cluster.clusterArn,
         [INBOX_ENV.secretArn]: this.relaySecret.secretArn,
         [INBOX_ENV.databaseName]: props.databaseName,
-        [INBOX_ENV.outboxConsumer]: settings.consumer,
+        [INBOX_ENV.consumer]: settings.consumer,
         [INBOX_ENV.outboxTargets]: props.targetsJson,
         ...(settings.relayGrace === undefined ? {} : { [INBOX_ENV.outboxGraceSeconds]: String(settings.relayGrace.toSeconds()) }),
-        POWERTOOLS_SERVICE_NAME: props.metricSource.serviceName,
-        POWERTOOLS_METRICS_NAMESPACE: props.metricSource.namespace,
+        [INBOX_ENV.serviceName]: props.metricSource.serviceName,
+        [INBOX_ENV.metricsNamespace]: props.metricSource.namespace,
       },
     });
     grantOutboxSend(this.relayFunction, this.targets);

@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { OUTBOX_METRICS } from '../../functions/inbox/contract.js';
+import { METRICS_SCHEMA, OUTBOX_METRICS } from '../../functions/inbox/contract.js';
 import { ALARM_AT_LEAST_ONCE } from '../consumer/outcome-alarms.js';
 import { inboxMetric } from '../consumer/outcome-metrics.js';
 import type { OutcomeMetricSource } from '../consumer/outcome-metrics.js';
@@ -49,7 +49,7 @@ export function oldestUndispatchedAgeMetric(source: OutcomeMetricSource, relaySc
   return new cloudwatch.Metric({
     namespace: source.namespace,
     metricName: OUTBOX_METRICS.oldestUndispatchedAge,
-    dimensionsMap: { service: source.serviceName },
+    dimensionsMap: { [METRICS_SCHEMA.dimension]: source.serviceName },
     statistic: cloudwatch.Stats.MAXIMUM,
     unit: cloudwatch.Unit.MILLISECONDS,
     period: Duration.seconds(Math.max(period.toSeconds(), relaySchedule.toSeconds())),

@@ -16,8 +16,8 @@ export type OutboxTarget = sqs.IQueue | sns.ITopic | events.IEventBus;
  *
  * @example
  * ```ts
- * const outbox: InboxOutboxProps = { targets: { shipped: shipmentNotices.queue }, consumer: 'ship-order' };
- * new InboxConsumer(this, 'OrderWorker', { database, entry: 'src/order-worker.ts', outbox });
+ * const outbox: InboxOutboxProps = { targets: { shipped: shipmentNotices.queue } };
+ * new InboxConsumer(this, 'OrderWorker', { database, serviceName: 'ship-order', entry: 'src/order-worker.ts', outbox });
  * ```
  */
 export interface InboxOutboxProps {
@@ -28,12 +28,6 @@ export interface InboxOutboxProps {
    * event bus's key is EventBridge's to use (its key policy), not the sender's.
    */
   readonly targets: Readonly<Record<string, OutboxTarget>>;
-
-  /**
-   * The handler's `consumer` option: the relay sends the rows written under this name.
-   * @default the consumer's `serviceName`
-   */
-  readonly consumer?: string;
 
   /**
    * How often the relay runs: whole minutes, from 1 minute to 1 day. Each run wakes a paused cluster.

@@ -27,6 +27,9 @@ const minutes = (o: OutboxSettings): number => o.relaySchedule.toSeconds({ integ
 /** What a row left behind may wait in good health: a relay period, then the grace (the runtime's when unset). */
 const healthyWait = (o: OutboxSettings): number => o.relaySchedule.toSeconds({ integral: false }) + (o.relayGrace?.toSeconds({ integral: false }) ?? TIME_DEFAULTS.relayGraceMs / 1000);
 const relayRoleProblem = (o: OutboxSettings): string | undefined => (o.relayDatabaseRole === undefined ? undefined : roleNameProblem(o.relayDatabaseRole));
+/** The relay's role is the consumer's with _relay added, and the consumer's own `databaseRole` is what is wrong. */
+const consumerRoleIsWrong = (o: OutboxSettings, s: InboxConsumerSettings): boolean =>
+  o.relayDatabaseRole !== undefined && o.props.relayDatabaseRole === undefined && s.props.databaseRole !== undefined && roleNameProblem(s.props.databaseRole) !== undefined;
 
 /**
  * What a consumer with an outbox refuses at synth time, after its source's rules and before the
@@ -51,10 +54,6 @@ export const OUTBOX_RULES: readonly Rule[] = [
     (o) => unknownKinds(o).length > 0,
     (o) => `outbox targets are SQS queues, SNS topics or EventBridge buses (IQueue, ITopic, IEventBus), but ${quoted(unknownKinds(o))} `
       + `${unknownKinds(o).length === 1 ? 'is' : 'are'} none of them.`,
-  ),
-  outboxRule(
-    (o) => o.consumer.trim() === '',
-    () => 'outbox.consumer is the handler\'s consumer option, whose rows the relay sends, but an empty name was provided: give that name, or leave it out for the serviceName.',
   ),
   outboxRule(
     (o) => !Number.isInteger(minutes(o)) || minutes(o) < RELAY_SCHEDULE_MINUTES.min || minutes(o) > RELAY_SCHEDULE_MINUTES.max,
@@ -86,8 +85,13 @@ export const OUTBOX_RULES: readonly Rule[] = [
       + 'an InboxDatabase, which makes that role.',
   ),
   outboxRule(
-    (o) => relayRoleProblem(o) !== undefined,
+    (o, s) => relayRoleProblem(o) !== undefined && !consumerRoleIsWrong(o, s),
     (o) => `The relay's database role ${JSON.stringify(o.relayDatabaseRole)} cannot be made: ${relayRoleProblem(o)}. `
       + `${o.props.relayDatabaseRole === undefined ? 'It is the consumer\'s role with _relay added: give outbox.relayDatabaseRole' : 'Give another outbox.relayDatabaseRole'}.`,
+  ),
+  outboxRule(
+    (o, s) => consumerRoleIsWrong(o, s),
+    (o, s) => `The consumer's database role ${JSON.stringify(s.props.databaseRole)} cannot be made: ${roleNameProblem(s.props.databaseRole!)}. `
+      + `Give another databaseRole (its relay's role, ${JSON.stringify(o.relayDatabaseRole)}, is made from it).`,
   ),
 ];

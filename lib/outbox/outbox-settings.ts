@@ -29,7 +29,7 @@ export const RELAY_SCHEDULE_MINUTES = { min: 1, max: 1440 } as const;
 /** A consumer's outbox props with every default applied, which the outbox rules judge. */
 export interface OutboxSettings {
   readonly props: InboxOutboxProps;
-  /** The runtime's consumer name, whose rows the relay sends. */
+  /** The consumer's name (its `serviceName`): the rows its function writes and its relay sends. */
   readonly consumer: string;
   readonly relaySchedule: Duration;
   /** `undefined`: the runtime's grace. */
@@ -55,7 +55,7 @@ export function resolveOutboxSettings(props: InboxConsumerCommonProps, consumer:
   const consumerRole = props.databaseRole ?? roleNameFor(consumer.node.id);
   return {
     props: outbox,
-    consumer: outbox.consumer ?? serviceName,
+    consumer: serviceName,
     relaySchedule,
     relayGrace: outbox.relayGrace,
     oldestUndispatchedAgeThreshold: outbox.oldestUndispatchedAgeThreshold

@@ -28,8 +28,12 @@ export interface InboxConsumerAlarms extends OutcomeAlarms {
   readonly deadLetterQueueAge: cloudwatch.Alarm | undefined;
   /** The oldest message waited longer than `oldestMessageAgeThreshold`: the consumer is behind or stuck. */
   readonly oldestMessageAge: cloudwatch.Alarm;
-  /** A message was keyed by a fallback a redrive replaces (no `idempotency-key` attribute): a redrive would apply it again. */
-  readonly keyFallback: cloudwatch.Alarm;
+  /**
+   * A message was keyed by a fallback a redrive replaces (no `idempotency-key` attribute): a redrive
+   * would apply it again. Absent with `requireIdempotencyKey`, which rejects such a message instead
+   * (the `rejected` alarm sees it), so the runtime never counts one.
+   */
+  readonly keyFallback: cloudwatch.Alarm | undefined;
 }
 
 const SQS_SOURCE: ConsumerSource<SqsSettings> = {
@@ -164,7 +168,7 @@ export class InboxConsumer extends InboxConsumerBase<SqsSettings> {
         metric: this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
         alarmDescription: `${name}: the oldest message has waited ${settings.oldestMessageAgeThreshold.toSeconds()} s or more; the consumer is behind or failing.`,
       }),
-      keyFallback: new cloudwatch.Alarm(this, 'KeyFallback', {
+      keyFallback: settings.requireIdempotencyKey ? undefined : new cloudwatch.Alarm(this, 'KeyFallback', {
         ...ALARM_AT_LEAST_ONCE,
         metric: inboxMetric(this.metricSource, INBOX_METRICS.keyFallback),
         alarmDescription: `${name}: messages without an idempotency-key attribute were keyed by their MessageDeduplicationId or messageId, which a `

@@ -1,13 +1,13 @@
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { isWhole, seconds } from '../consumer/consumer-rules.js';
+import { days, isWhole, seconds } from '../consumer/consumer-rules.js';
 import type { ConsumerRule } from '../consumer/consumer-rules.js';
 import type { QueueFacts } from '../consumer/queue-facts.js';
 import { SQS_MAX_CONCURRENCY } from './sqs-settings.js';
 import type { SqsSettings } from './sqs-settings.js';
 
 const retention = (queue: QueueFacts | undefined): string => {
-  if (queue === undefined) return '0 s (no dead-letter queue the construct can read)';
-  return queue.retention === undefined ? '0 s (an imported queue, whose retention cannot be read)' : seconds(queue.retention);
+  if (queue === undefined) return '0 days (no dead-letter queue the construct can read)';
+  return queue.retention === undefined ? '0 days (an imported queue, whose retention cannot be read)' : days(queue.retention);
 };
 const kind = (fifo: boolean): string => (fifo ? 'FIFO' : 'standard');
 
@@ -97,8 +97,8 @@ export const SQS_RULES: readonly ConsumerRule<SqsSettings>[] = [
     message: (s) => 'The inbox retention must be at least the queue\'s message retention plus the dead-letter queue\'s plus the queue\'s again: a message '
       + 'can wait out the queue, then the DLQ (a FIFO DLQ restarts its retention), and a redrive then puts a copy back in the queue with a new '
       + 'messageId and enqueue time, a second life there; a shorter one lets a late redelivery find no claim and be applied again. But an '
-      + `inboxRetention of ${seconds(s.inboxRetention)} was provided for a queue retention of ${retention(s.queue)} plus a DLQ retention of `
-      + `${retention(s.deadLetterQueue)} plus ${retention(s.queue)} after a redrive: raise inboxRetention to ${seconds(s.longestMessageLife)} or shorten a retentionPeriod.`,
+      + `inboxRetention of ${days(s.inboxRetention)} was provided for a queue retention of ${retention(s.queue)} plus a DLQ retention of `
+      + `${retention(s.deadLetterQueue)} plus ${retention(s.queue)} after a redrive: raise inboxRetention to ${days(s.longestMessageLife)} or shorten a retentionPeriod.`,
   },
   {
     breaks: (s) => !s.fifo && s.deadLetterLife !== undefined && s.deadLetterLife.toSeconds() <= 0,

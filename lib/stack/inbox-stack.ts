@@ -106,10 +106,10 @@ export class InboxStack extends Stack {
     this.orderWorker = new InboxConsumer(this, 'OrderWorker', {
       ...worker,
       entry: sources.workerEntry,
-      serviceName: 'order-worker',
-      // The name is the handler's: functions/order-worker's shipOrderOutbox sends to shipmentNotices,
-      // as its consumer ship-order (its relay's role: order_worker_relay).
-      outbox: { targets: { shipmentNotices: this.noticeWorker.queue }, consumer: 'ship-order' },
+      // The consumer's one name: its rows, its relay's, its metrics' service (functions/order-worker's ship-order).
+      serviceName: 'ship-order',
+      // functions/order-worker's shipOrderOutbox sends to shipmentNotices (its relay's role: order_worker_relay).
+      outbox: { targets: { shipmentNotices: this.noticeWorker.queue } },
     });
 
     const dashboard = new InboxDashboard(this, 'Dashboard', {

@@ -2,6 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { retry } from '../../functions/inbox/internal.js';
 import { embeddedBinaries, reachableBinaries } from './binaries.js';
 import { postgresAccount } from './os-account.js';
 import { PostgresError, PostgresSetupError } from './postgres-errors.js';
@@ -45,6 +46,7 @@ export interface RunningPostgres {
 
 const DEFAULTS = {
   attempts: 3,
+  restartAttempts: 6,
   user: 'postgres',
   password: 'password',
   // Below Linux's ephemeral range (32768-60999): leftover client sockets there can hold a port and
@@ -89,6 +91,19 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Starts a stopped server on its folder and port again. On a loaded machine the server that just
+ * stopped can still hold its port or shared memory for a moment ("lock file ... already exists",
+ * "could not bind"): a start that exits before it is ready is tried again with a growing wait.
+ */
+function startAgain(spec: ServerSpec): Promise<ServerProcess> {
+  return retry(() => startServer(spec), {
+    attempts: DEFAULTS.restartAttempts,
+    backoff: { baseMs: 500, maxMs: 4000, jitter: 'none' },
+    retryable: (error) => error instanceof PostgresError,
+  });
+}
+
 async function startEmbedded(log: (line: string) => void): Promise<RunningPostgres> {
   const account = postgresAccount();
   const binaries = await reachableBinaries(await embeddedBinaries(), account);
@@ -108,17 +123,24 @@ async function startEmbedded(log: (line: string) => void): Promise<RunningPostgr
     throw new PostgresError(`port ${spec.port}, folder ${folder}: ${describe(error)}`, { cause: error });
   }
   let closing: Promise<void> | undefined;
+  // One restart at a time: two overlapping ones would start two servers on one data folder.
+  let restarting: Promise<void> = Promise.resolve();
+  const restartOnce = async (whileDown?: () => Promise<unknown>) => {
+    if (closing) throw new PostgresError('The server is closed: start another with startPostgres().');
+    await server.stop();
+    try {
+      await whileDown?.();
+    } finally {
+      server = await startAgain(spec);
+    }
+  };
   return {
     url: `postgres://${DEFAULTS.user}:${DEFAULTS.password}@127.0.0.1:${spec.port}/postgres`,
     embedded: true,
-    async restart(whileDown) {
-      if (closing) throw new PostgresError('The server is closed: start another with startPostgres().');
-      await server.stop();
-      try {
-        await whileDown?.();
-      } finally {
-        server = await startServer(spec);
-      }
+    restart(whileDown) {
+      const next = restarting.then(() => restartOnce(whileDown));
+      restarting = next.catch(() => undefined);
+      return next;
     },
     close() {
       closing ??= server.stop().finally(removeFolder);

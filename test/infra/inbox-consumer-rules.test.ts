@@ -82,11 +82,11 @@ describe('an inbox retention shorter than a message can live (queue, then DLQ, t
 
   it('is refused against the sum, saying why and quoting every retention and what is needed', () => {
     expect(build(() => ({ inboxRetention: Duration.days(18), queueProps: { retentionPeriod: Duration.days(4) } })))
-      .toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's plus the queue's again: .*a redrive then puts a copy back in the queue with a new messageId and enqueue time, a second life there.*But an inboxRetention of 1555200 s was provided for a queue retention of 345600 s plus a DLQ retention of 1209600 s plus 345600 s after a redrive: raise inboxRetention to 1900800 s/);
+      .toThrow(/inbox retention must be at least the queue's message retention plus the dead-letter queue's plus the queue's again: .*a redrive then puts a copy back in the queue with a new messageId and enqueue time, a second life there.*But an inboxRetention of 18 days was provided for a queue retention of 4 days plus a DLQ retention of 14 days plus 4 days after a redrive: raise inboxRetention to 22 days /);
   });
 
   it('counts the queue retention SQS gives by default (4 days) twice and the DLQ default (14 days): one second under 22 days is refused', () => {
-    expect(build(() => ({ inboxRetention: Duration.seconds(22 * DAY - 1) }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 1209600 s plus 345600 s/);
+    expect(build(() => ({ inboxRetention: Duration.seconds(22 * DAY - 1) }))).toThrow(/an inboxRetention of 21 days 23 hours 3599 s was provided for a queue retention of 4 days plus a DLQ retention of 14 days plus 4 days/);
   });
 
   it('accepts exactly the sum, 22 days', () => {
@@ -100,7 +100,7 @@ describe('an inbox retention shorter than a message can live (queue, then DLQ, t
   it('counts a queue retention given, twice', () => {
     expect(build(() => ({ inboxRetention: Duration.days(16), queueProps: { retentionPeriod: Duration.days(1) } }))).not.toThrow();
     expect(build(() => ({ inboxRetention: Duration.seconds(16 * DAY - 1), queueProps: { retentionPeriod: Duration.days(1) } })))
-      .toThrow(/raise inboxRetention to 1382400 s/);
+      .toThrow(/raise inboxRetention to 16 days /);
   });
 
   it('counts an existing DLQ of this app', () => {
@@ -110,7 +110,7 @@ describe('an inbox retention shorter than a message can live (queue, then DLQ, t
       ...baseProps(scope.cluster), inboxRetention, deadLetterQueue, queueProps: { retentionPeriod: Duration.days(2) },
     });
     expect(make(Duration.days(10))).not.toThrow();
-    expect(make(Duration.seconds(10 * DAY - 1))).toThrow(/for a queue retention of 172800 s plus a DLQ retention of 518400 s plus 172800 s/);
+    expect(make(Duration.seconds(10 * DAY - 1))).toThrow(/for a queue retention of 2 days plus a DLQ retention of 6 days plus 2 days/);
   });
 
   it('counts only the queue when it has no DLQ the construct knows of', () => {
@@ -118,7 +118,7 @@ describe('an inbox retention shorter than a message can live (queue, then DLQ, t
       inboxRetention: Duration.days(3),
       queue: new sqs.Queue(stack, 'Existing', { visibilityTimeout: Duration.minutes(3), retentionPeriod: Duration.days(4),
         deadLetterQueue: { queue: sqs.Queue.fromQueueArn(stack, 'ImportedDlq', 'arn:aws:sqs:eu-west-1:123456789012:orders-dlq'), maxReceiveCount: 5 } }),
-    }))).toThrow(/for a queue retention of 345600 s plus a DLQ retention of 0 s \(no dead-letter queue the construct can read\) plus 345600 s/);
+    }))).toThrow(/for a queue retention of 4 days plus a DLQ retention of 0 days \(no dead-letter queue the construct can read\) plus 4 days/);
   });
 });
 
@@ -133,9 +133,9 @@ describe('a dead-letter queue whose retention cannot be read (an imported one)',
     expect(JSON.stringify(warnings[0]!.entry.data)).toContain(INBOX_WARNINGS.queueRetentionUnknown);
   });
 
-  it('shows as 0 s in the retention rule\'s refusal', () => {
+  it('shows as 0 days in the retention rule\'s refusal', () => {
     expect(build(({ stack }) => ({ inboxRetention: Duration.days(7), deadLetterQueue: importedDlq(stack) })))
-      .toThrow(/a DLQ retention of 0 s \(an imported queue, whose retention cannot be read\)/);
+      .toThrow(/a DLQ retention of 0 days \(an imported queue, whose retention cannot be read\)/);
   });
 
   it('gets no age alarm, which would need it', () => {
@@ -155,7 +155,7 @@ describe('a dead-letter queue whose retention cannot be read (an imported one)',
 describe('a standard dead-letter queue that keeps messages no longer than the queue', () => {
   it('is refused: it keeps a message\'s first enqueue time, so a message can expire on arriving there', () => {
     expect(build(({ stack }) => ({ deadLetterQueue: new sqs.Queue(stack, 'Dlq', { retentionPeriod: Duration.days(4) }) })))
-      .toThrow(/A standard dead-letter queue keeps a message's first enqueue time.*But a DLQ retention of 345600 s was provided for a queue retention of 345600 s: give the dead-letter queue a longer retentionPeriod/);
+      .toThrow(/A standard dead-letter queue keeps a message's first enqueue time.*But a DLQ retention of 4 days was provided for a queue retention of 4 days: give the dead-letter queue a longer retentionPeriod/);
   });
 
   it('is accepted one second longer, and on FIFO, where the move restarts the retention', () => {

@@ -145,6 +145,12 @@ describe('InboxConsumer defaults (standard queue)', () => {
     });
   });
 
+  it('makes no keyFallback alarm with requireIdempotencyKey, which rejects such a message (the rejected alarm sees it) so none is ever counted', () => {
+    const required = consumerTemplate({ requireIdempotencyKey: true });
+    expect(alarmsNamed(required.template, /redriven copy would be applied again/)).toEqual([]);
+    expect(required.consumer.alarms.keyFallback).toBeUndefined();
+  });
+
   it('alarms when the oldest message has waited 15 minutes', () => {
     const [alarm] = alarmsNamed(template, /oldest message/);
     expect(alarm!.Properties).toMatchObject({ MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 900, Statistic: 'Maximum' });

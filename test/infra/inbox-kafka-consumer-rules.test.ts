@@ -86,11 +86,11 @@ describe('an inbox retention shorter than a record can come back (twice the topi
   it('is refused one second short, saying why and quoting both values and the fix', () => {
     expect(buildKafka(() => ({ topicRetention: Duration.days(7), inboxRetention: Duration.seconds(14 * DAY - 1) })))
       .toThrow(new RegExp('a redrive \\(its records written back to the topic.*starts a second life there under a new offset.*'
-        + `But an inboxRetention of ${14 * DAY - 1} s was provided for a topicRetention of ${7 * DAY} s: raise inboxRetention to ${14 * DAY} s\\.`));
+        + 'But an inboxRetention of 13 days 23 hours 3599 s was provided for a topicRetention of 7 days: raise inboxRetention to 14 days\\.'));
   });
 
   it('is refused for a longer topic retention with the default inbox retention', () => {
-    expect(buildKafka(() => ({ topicRetention: Duration.days(13) }))).toThrow(new RegExp(`raise inboxRetention to ${26 * DAY} s`));
+    expect(buildKafka(() => ({ topicRetention: Duration.days(13) }))).toThrow(/raise inboxRetention to 26 days/);
   });
 
   it('does not count how long an SQS queue keeps a failure notice: the notice points into the topic, which holds the records', () => {
@@ -103,7 +103,7 @@ describe('an inbox retention shorter than a record can come back (twice the topi
   it('asks for the time a Kafka or S3 destination keeps the records on top, which it cannot read (and warns of)', () => {
     expect(buildKafka(() => ({ onFailure: new sources.KafkaDlq('orders-failed'), inboxRetention: Duration.days(14) }))).not.toThrow();
     expect(buildKafka(() => ({ onFailure: new sources.KafkaDlq('orders-failed'), inboxRetention: Duration.days(13) })))
-      .toThrow(new RegExp(`raise inboxRetention to ${14 * DAY} s, plus how long the on-failure destination keeps a record`));
+      .toThrow(/raise inboxRetention to 14 days, plus how long the on-failure destination keeps a record/);
   });
 
   it('refuses a topic retention of 0', () => {

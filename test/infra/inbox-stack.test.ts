@@ -156,23 +156,23 @@ describe('the reference stack with the default context (bundled once)', () => {
     });
 
     it('refuses messages without the idempotency-key attribute: the producer always sends it, and a redrive keeps only it', () => {
-      const worker = functionByDescription(template, /Inbox consumer order-worker/);
+      const worker = functionByDescription(template, /Inbox consumer ship-order/);
       expect((worker.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({ INBOX_REQUIRE_KEY_ATTRIBUTE: 'true' });
     });
 
     it('runs outside the VPC (the Data API needs none), after the migrations', () => {
-      const worker = functionByDescription(template, /Inbox consumer order-worker/);
+      const worker = functionByDescription(template, /Inbox consumer ship-order/);
       expect(worker.Properties.VpcConfig).toBeUndefined();
       expect(worker.DependsOn).toContain(logicalIdOf(template, 'Custom::InboxMigrations'));
       expect(worker.Properties).toMatchObject({
         Handler: 'index.handler',
-        Environment: { Variables: expect.objectContaining({ DATABASE_NAME: 'inbox', POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox/dev', POWERTOOLS_SERVICE_NAME: 'order-worker' }) },
+        Environment: { Variables: expect.objectContaining({ DATABASE_NAME: 'inbox', POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox/dev', POWERTOOLS_SERVICE_NAME: 'ship-order', INBOX_CONSUMER: 'ship-order' }) },
       });
     });
 
     it(`bundles to under ${WORKER_BUNDLE_BUDGET_BYTES} bytes`, () => {
       const sizes: Record<string, number> = Object.fromEntries([
-        ['order worker', /Inbox consumer order-worker/],
+        ['order worker', /Inbox consumer ship-order/],
         ['migrate', /Applies the inbox migrations/],
         ['inbox cleanup', /Deletes inbox rows/],
         ['notice worker', /Inbox consumer shipment-notices/],
@@ -181,7 +181,7 @@ describe('the reference stack with the default context (bundled once)', () => {
       ].map(([name, description]) => [name, statSync(path.join(assetDir(functionByDescription(template, description as RegExp)), 'index.mjs')).size]));
       for (const [name, bytes] of Object.entries(sizes)) console.info(`bundle ${name}: ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB) minified`);
       for (const name of ['order worker', 'notice worker', 'outbox relay']) expect(sizes[name]).toBeLessThan(WORKER_BUNDLE_BUDGET_BYTES);
-      const worker = assetDir(functionByDescription(template, /Inbox consumer order-worker/));
+      const worker = assetDir(functionByDescription(template, /Inbox consumer ship-order/));
       expect(readdirSync(worker).filter((file) => file.endsWith('.map'))).toEqual([]);
     });
   });
@@ -238,7 +238,7 @@ describe('the reference stack with the default context (bundled once)', () => {
     it('graphs the order worker\'s outbox and both workers\' outcomes', () => {
       const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
       const body = JSON.stringify(dashboard!.Properties.DashboardBody);
-      for (const title of ['order-worker: outbox rows per minute', 'order-worker: outbox relay', 'shipment-notices: outcomes per minute']) expect(body).toContain(title);
+      for (const title of ['ship-order: outbox rows per minute', 'ship-order: outbox relay', 'shipment-notices: outcomes per minute']) expect(body).toContain(title);
     });
   });
 });
@@ -326,8 +326,8 @@ describe('the alarm topic (unbundled)', () => {
 
   it('receives every alarm of the stack, the cleanup\'s and the outbox\'s included', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    // Each worker's 10, the cleanup's 4, the order worker's outbox's 5.
-    expect(alarms).toHaveLength(10 + 10 + 4 + 5);
+    // Each worker's 9 (no keyFallback: requireIdempotencyKey rejects such messages), the cleanup's 4, the order worker's outbox's 5.
+    expect(alarms).toHaveLength(9 + 9 + 4 + 5);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId() }]);
   });
 
@@ -365,8 +365,9 @@ describe('the two hops of the reference stack (unbundled)', () => {
     expect(senders.filter((sender) => JSON.stringify(sender.resource).includes(idOf(notices)))).toHaveLength(2);
   });
 
-  it('the relay sends the rows of the handler\'s consumer, ship-order, every minute', () => {
-    expect(variables(stack.orderWorker.outbox!.relayFunction)[INBOX_ENV.outboxConsumer]).toBe(SHIP_ORDER_CONSUMER);
+  it('the relay sends the rows of the handler\'s consumer, ship-order, the name its function is deployed as, every minute', () => {
+    expect(variables(stack.orderWorker.outbox!.relayFunction)[INBOX_ENV.consumer]).toBe(SHIP_ORDER_CONSUMER);
+    expect(variables(stack.orderWorker.lambdaFunction)[INBOX_ENV.consumer]).toBe(SHIP_ORDER_CONSUMER);
     expect(resources[idOf(stack.orderWorker.outbox!.relaySchedule)]!.Properties.ScheduleExpression).toBe('rate(1 minute)');
   });
 

@@ -33,7 +33,8 @@ type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[
 /** Every optional field of `T` as `undefined`: a field added to `T` later does not compile here until it is added. */
 type EveryOptionalUndefined<T> = { readonly [K in OptionalKeys<T>]-?: undefined };
 
-const commonUnset: EveryOptionalUndefined<InboxCommonOptions<unknown>> = {
+// consumer's default is the deployed name (INBOX_CONSUMER), pinned in consumer-name.test.ts.
+const commonUnset: EveryOptionalUndefined<Omit<InboxCommonOptions<unknown>, 'consumer'>> = {
   parse: undefined, key: undefined, requireKeyAttribute: undefined, concurrency: undefined, laneFailure: undefined,
   lockTimeoutMs: undefined, deadlineMarginMs: undefined, maxRetries: undefined, onOutcome: undefined, logger: undefined, metrics: undefined,
 };

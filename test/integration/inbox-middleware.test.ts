@@ -2,11 +2,11 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InboxConfigError, sql, type InboxOptions } from '../../functions/inbox/index.js';
 import { inbox } from '../../functions/inbox/middleware/index.js';
 import { drivers } from '../support/drivers.js';
+import { middyVersions } from '../support/middy-versions.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js';
 import { captureStdout } from '../support/capture-stdout.js';
@@ -14,7 +14,10 @@ import { failedIds, lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-ev
 
 type Ship = { orderId: string };
 
-describe.each(drivers)('the middy middleware with Powertools on $name', (driver) => {
+// Each middy major the peer range admits (middy 7 where its engines allow), on each driver.
+const targets = middyVersions.flatMap(({ name, middy }) => drivers.map((driver) => ({ name: `${name} on ${driver.name}`, middy, driver })));
+
+describe.each(targets)('the middy middleware with Powertools: $name', ({ middy, driver }) => {
   const fx = useInboxDatabase(driver);
   let stdout: ReturnType<typeof captureStdout>;
   beforeEach(() => { stdout = captureStdout(); });

@@ -2,13 +2,13 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InboxConfigError, InvalidEventError, type KafkaInboxOptions } from '../../functions/inbox/index.js';
 import type { KafkaEvent } from '../../functions/inbox/kafka/index.js';
 import { kafkaInbox } from '../../functions/inbox/middleware/index.js';
 import { countingDatabase } from '../support/counting-database.js';
 import { drivers } from '../support/drivers.js';
+import { middyVersions } from '../support/middy-versions.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { kafkaMessageId, shipStatement, type Ship } from '../support/kafka-inbox.js';
 import { kafkaEvent, kafkaFailures, kafkaRecord } from '../support/kafka-events.js';
@@ -16,7 +16,10 @@ import { orderVersions, seedOrders, uniqueConsumer } from '../support/orders.js'
 import { captureStdout } from '../support/capture-stdout.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
 
-describe.each(drivers)('the Kafka middy middleware with Powertools on $name', (driver) => {
+// Each middy major the peer range admits (middy 7 where its engines allow), on each driver.
+const targets = middyVersions.flatMap(({ name, middy }) => drivers.map((driver) => ({ name: `${name} on ${driver.name}`, middy, driver })));
+
+describe.each(targets)('the Kafka middy middleware with Powertools: $name', ({ middy, driver }) => {
   const fx = useInboxDatabase(driver);
   let stdout: ReturnType<typeof captureStdout>;
   beforeEach(() => { stdout = captureStdout(); });

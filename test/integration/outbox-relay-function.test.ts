@@ -32,13 +32,14 @@ describe('the scheduled relay function over the Data API, sending to SQS from it
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
-      INBOX_OUTBOX_CONSUMER: 'ship-orders',
+      INBOX_CONSUMER: 'ship-orders',
+      AWS_LAMBDA_FUNCTION_NAME: 'ship-orders-relay',
       INBOX_OUTBOX_TARGETS: JSON.stringify({ shipped: { type: 'sqs', queueUrl } }),
       INBOX_OUTBOX_GRACE_SECONDS: '30',
-      POWERTOOLS_SERVICE_NAME: 'outbox-relay',
+      POWERTOOLS_SERVICE_NAME: 'ship-orders',
       POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox/relay-test',
     });
-    // Imported once the environment is set: Powertools reads it when the module loads.
+    // Imported once the environment is set: the Powertools logger reads it when the module loads.
     ({ handler, relaySettings } = await import('../../functions/outbox-relay/index.js'));
   });
 
@@ -63,12 +64,12 @@ describe('the scheduled relay function over the Data API, sending to SQS from it
     expect(report).toMatchObject({ sent: 3, failed: 0, left: 0, undispatched: 1 });
     const { rows } = await fresh.pool.query<{ id: string }>('SELECT id FROM outbox_message WHERE dispatched_at IS NOT NULL');
     expect((await drainMessages(local.client, queueUrl)).map(keyAttribute).sort()).toEqual(rows.map((row) => row.id).sort());
-    expect(stdout.emf()).toEqual([expect.objectContaining({ outboxSentByRelay: 3, outboxOldestUndispatchedAge: expect.any(Number), service: 'outbox-relay' })]);
+    expect(stdout.emf()).toEqual([expect.objectContaining({ outboxSentByRelay: 3, outboxOldestUndispatchedAge: expect.any(Number), service: 'ship-orders' })]);
   });
 
   it('refuses an environment without the consumer, or with a grace that is no number of seconds', () => {
-    expect(() => relaySettings({})).toThrow(/Set INBOX_OUTBOX_CONSUMER/);
-    expect(() => relaySettings({ INBOX_OUTBOX_CONSUMER: 'c', INBOX_OUTBOX_GRACE_SECONDS: 'soon' })).toThrow(/INBOX_OUTBOX_GRACE_SECONDS must be a number of seconds of 0 or more, but "soon"/);
-    expect(relaySettings({ INBOX_OUTBOX_CONSUMER: 'c', INBOX_OUTBOX_GRACE_SECONDS: '1.5' })).toEqual({ consumer: 'c', graceMs: 1500 });
+    expect(() => relaySettings({})).toThrow(/Set INBOX_CONSUMER/);
+    expect(() => relaySettings({ INBOX_CONSUMER: 'c', INBOX_OUTBOX_GRACE_SECONDS: 'soon' })).toThrow(/INBOX_OUTBOX_GRACE_SECONDS must be a number of seconds of 0 or more, but "soon"/);
+    expect(relaySettings({ INBOX_CONSUMER: 'c', INBOX_OUTBOX_GRACE_SECONDS: '1.5' })).toEqual({ consumer: 'c', graceMs: 1500 });
   });
 });

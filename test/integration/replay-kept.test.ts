@@ -34,7 +34,7 @@ function paymentConsumer(db: Database, consumer: string) {
       await tx.query(sql`UPDATE orders SET version = version + 1 WHERE order_id = ${sql.uuid(payment.orderId)}`);
     },
   };
-  return { state, options };
+  return { state, options, name: consumer };
 }
 
 /** Runs the consumer behind the local event source until the queue is empty. */
@@ -74,10 +74,10 @@ describe.each(drivers)('replaying kept messages on $name', (driver) => {
         attributes: { tenant: { DataType: 'String', StringValue: 'acme' }, blob: { DataType: 'Binary', BinaryValue: Uint8Array.from([0, 255, 7]) } },
       }]);
       await drain(sqs.client, queueUrl, consumer.options);
-      const [kept] = await keptRows(fx.pool, consumer.options.consumer);
+      const [kept] = await keptRows(fx.pool, consumer.name);
       return { queueUrl, consumer, orderId: orderId!, key, id: kept!.id };
     }
-    const name = (consumer: ReturnType<typeof paymentConsumer>) => consumer.options.consumer;
+    const name = (consumer: ReturnType<typeof paymentConsumer>) => consumer.name;
 
     it('sends it back with its key, group and attributes, and the consumer applies it once', async () => {
       const { queueUrl, consumer, orderId, key, id } = await rejectedPayment();
@@ -188,7 +188,7 @@ describe.each(drivers)('replaying kept messages on $name', (driver) => {
       const [orderId] = await seedOrders(fx.pool, 1);
       await sendMessages(sqs.client, queueUrl, [{ body: { orderId }, key: `pay-${orderId}` }]);
       await drain(sqs.client, queueUrl, consumer.options);
-      const [kept] = await keptRows(fx.pool, consumer.options.consumer);
+      const [kept] = await keptRows(fx.pool, consumer.name);
       consumer.state.walletReady = true;
 
       expect(await replayKept(operator, kept!.id, { client: sqs.client })).toMatchObject({ kind: 'sent' });

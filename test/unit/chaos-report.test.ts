@@ -46,7 +46,7 @@ function reportWithHop(): ChaosReport {
     verdict: checkChaos([laneEvidence()], { ...accounts, lane: 'shipment-notices' }),
     hop: {
       ...accounts, unguardedNotices: false, deduplicationWindowMs: 2500, relay: { runs: 40, twiceAtOnce: 6, crashes: 2, errors: {} },
-      faults: { sendCrashes: { beforeSend: 1, afterSend: 2 }, lostSendAnswers: 3, failedSendEntries: 4 }, noticeCrashes: { beforeCommit: 5, afterCommit: 6 },
+      faults: { sendCrashes: { beforeSend: 1, afterSend: 2 }, lostSendAnswers: 3, failedSendEntries: 4, lapses: { stalled: 9, overlapped: 8 } }, noticeCrashes: { beforeCommit: 5, afterCommit: 6 },
       noticeDeliveries: 12, noticeInvocations: 8, resentCopies: 1, noticeFailureReasons: {}, noticeTwins: 7,
     },
   };
@@ -58,7 +58,8 @@ describe('the chaos report', () => {
 
     expect(lines).toContain('shipment-notices 3 notices written (1 outbox rows sent after the commit, 1 by the relay), 0 in the notice DLQ, 0 outbox rows not dispatched; '
       + '1 double effects, 0 lost, 0 order breaks downstream');
-    expect(lines).toContain(`${''.padEnd(13)} faults: 1 send crashes after the commit and before the send, 2 after the send and before the mark, 3 lost send answers, 4 failed entries, `
+    expect(lines).toContain(`${''.padEnd(13)} faults: 1 send crashes after the commit and before the send, 2 after the send and before the mark, `
+      + '8 FIFO lane invocations past their visibility timeout beside a second one (9 stalled), 3 lost send answers, 4 failed entries, '
       + '2 relay crashes (40 relay runs, 6 firings started two at once; errors: none), 5 notice crashes before commit, 6 after, 7 twin deliveries; 1 notices sent again past the 2500 ms deduplication window');
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^BROKEN: shipment-notices ${workload.orders[0]!.key}: double effect downstream`)));
     expect(lines.at(-1)).toBe('chaos: 3 messages, 9 faults, 2 double effects, 0 lost, 0 order breaks, drained in 12.3 s');
@@ -71,6 +72,7 @@ describe('the chaos report', () => {
     expect(html).toContain('<h3>second hop: shipment notices written per second</h3>');
     expect(html).toContain('<tr data-hop-fault="send crash after the send, before the mark"><td>send crash after the send, before the mark</td><td>2</td></tr>');
     expect(html).toContain('<tr data-hop-fault="notice twin delivery"><td>notice twin delivery</td><td>7</td></tr>');
+    expect(html).toContain('<tr data-hop-fault="invocation past its visibility timeout beside a second one"><td>invocation past its visibility timeout beside a second one</td><td>8</td></tr>');
   });
 
   it('names a broken message with its delivery history, and ends with the one line', () => {

@@ -10,7 +10,8 @@ const DATA_API_ENV = {
   [INBOX_ENV.secretArn]: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:order_worker-AbCdEf',
   [INBOX_ENV.databaseName]: 'inbox',
   // What the stack sets beside them, and quiet: these tests read answers, not logs.
-  POWERTOOLS_SERVICE_NAME: 'order-worker',
+  [INBOX_ENV.consumer]: 'ship-order',
+  POWERTOOLS_SERVICE_NAME: 'ship-order',
   POWERTOOLS_METRICS_NAMESPACE: 'SqsInbox/test',
   POWERTOOLS_LOG_LEVEL: 'SILENT',
 };

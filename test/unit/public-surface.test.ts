@@ -81,8 +81,8 @@ describe('the package holds the kit, never the repository\'s own application', (
   const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
   const program = buildProgram();
 
-  it('the package carries the build, the README and docs/ (the pages its links lead to) only, and the build holds no demo, test, bench or CLI file', () => {
-    expect([...packageJson.files].sort()).toEqual(['README.md', 'dist/', 'docs/']);
+  it('the package carries the build, the README, the changelog and docs/ (the pages its links lead to) only, and the build holds no demo, test, bench or CLI file', () => {
+    expect([...packageJson.files].sort()).toEqual(['CHANGELOG.md', 'README.md', 'dist/', 'docs/']);
     const built = program.getSourceFiles().map((file) => path.relative(ROOT, file.fileName)).filter((file) => !file.startsWith('..') && !file.startsWith('node_modules'));
     expect(built.length).toBeGreaterThan(100);
     expect(built.filter((file) => /^(demo|test|bench|bin)\//.test(file) || /(^|\/)(demo|order-worker)\//.test(file))).toEqual([]);

@@ -2,7 +2,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 
 /**
- * A middy 6 middleware that runs `run` on the event in `before` and sets its answer as the response
+ * A middy middleware (middy 6 or 7) that runs `run` on the event in `before` and sets its answer as the response
  * in `after`, over whatever the handler returned, so `middy()` needs no handler. It returns no early
  * response, because middy 6 skips every `after` hook after one: used last, after Powertools'
  * `injectLambdaContext` and `logMetrics`, their hooks run (metrics are flushed) and the response

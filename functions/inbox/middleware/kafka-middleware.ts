@@ -6,7 +6,7 @@ import { runKafkaBatch, type KafkaInboxOptions } from '../kafka/process-kafka-ba
 import { batchMiddleware } from './batch-middleware.js';
 
 /**
- * The inbox as a middy 6 middleware for an Amazon MSK or self-managed Kafka event source: it
+ * The inbox as a middy middleware (middy 6 or 7) for an Amazon MSK or self-managed Kafka event source: it
  * processes the batch in `before` and sets the partial batch response in `after`, so `middy()`
  * needs no handler. Use it last, after Powertools' `injectLambdaContext` and `logMetrics`.
  *

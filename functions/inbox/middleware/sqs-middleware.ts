@@ -5,7 +5,7 @@ import { runSqsBatch } from '../sqs/process-sqs-batch.js';
 import { batchMiddleware } from './batch-middleware.js';
 
 /**
- * The inbox as a middy 6 middleware for an SQS event source: it processes the batch in `before` and
+ * The inbox as a middy middleware (middy 6 or 7) for an SQS event source: it processes the batch in `before` and
  * sets the partial batch response in `after`, so `middy()` needs no handler. Use it last, after
  * Powertools' `injectLambdaContext` and `logMetrics`, so their hooks run and metrics are flushed.
  * Options are checked once, when the middleware is made.

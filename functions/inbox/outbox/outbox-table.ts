@@ -83,10 +83,15 @@ function valuesOfRows(rows: readonly RowToWrite[]): SqlStatement {
 
 /**
  * The CTEs that write rows: each FIFO group's row upserted once (numbering the rows in commit order
- * under its row lock, and leasing the group to the writer when nothing of it is open, or what is
- * open is the writer's own), then the rows, leased to the writer unless they wait behind another's
- * rows of their group. With `gate` (the claim's RETURNING) nothing is written unless the claim is
- * fresh: no group is locked for a duplicate. `outbox_insert` answers each row's id, place and lease.
+ * under its row lock), then the rows. A group is leased to the writer, and its rows with it, only
+ * when every open row of the group is already the writer's own (none at all, or the writer holds
+ * the group and nobody else wrote there since): a row that waits behind another's open row of its
+ * group is not leased, nor is any row after it, so the writer never sends past another's unsent
+ * row. The writer's own open rows are counted in the statement's snapshot, which always holds
+ * them (its earlier writes committed or are its own), while `open_rows` is read from the locked,
+ * latest group row; a count the snapshot misses only leaves a row to the relay. With `gate` (the
+ * claim's RETURNING) nothing is written unless the claim is fresh: no group is locked for a
+ * duplicate. `outbox_insert` answers each row's id, place and lease.
  *
  * @example
  * ```ts
@@ -96,18 +101,29 @@ function valuesOfRows(rows: readonly RowToWrite[]): SqlStatement {
 export function writeCtes(rows: readonly RowToWrite[], lease: WriteLease, gate?: SqlStatement): SqlStatement {
   const gated = gate === undefined ? sql`` : sql` CROSS JOIN ${gate}`;
   const until = leaseEnd(lease.leaseMs);
+  const counted = (what: SqlStatement) => sql`(SELECT ${what} FROM outbox_counts c WHERE c.target = g.target AND c.group_id = g.group_id)`;
+  // Before the update: the group is open only with the writer's rows, and free or the writer's.
+  const takes = sql`(g.open_rows = ${counted(sql`c.mine`)}
+    AND (g.open_rows = 0 OR (g.holder = excluded.holder AND g.held_until > clock_timestamp())))`;
   return sql`outbox_rows (id, target, body, attributes, group_id, ordered, detail_type, size_bytes, ordinal) AS (VALUES ${valuesOfRows(rows)}),
+outbox_counts AS (
+  SELECT r.target, r.group_id, count(*) AS written,
+    (SELECT count(*) FROM outbox_message m WHERE m.consumer_name = ${lease.consumer} AND m.target = r.target AND m.group_id = r.group_id
+      AND m.group_seq IS NOT NULL AND ${openRow('m')} AND m.claimed_by = ${lease.holder}) AS mine
+  FROM outbox_rows r WHERE r.ordered GROUP BY r.target, r.group_id
+),
 outbox_groups AS (
   INSERT INTO outbox_group AS g (consumer_name, target, group_id, next_seq, open_rows, holder, held_until)
-  SELECT ${lease.consumer}, r.target, r.group_id, count(*), count(*), ${lease.holder}, ${until}
-  FROM outbox_rows r${gated} WHERE r.ordered GROUP BY r.target, r.group_id
+  SELECT ${lease.consumer}, c.target, c.group_id, c.written, c.written, ${lease.holder}, ${until}
+  FROM outbox_counts c${gated}
   ON CONFLICT (consumer_name, target, group_id) DO UPDATE SET
     next_seq = g.next_seq + excluded.next_seq,
     open_rows = g.open_rows + excluded.open_rows,
-    holder = CASE WHEN g.open_rows = 0 OR (g.holder = excluded.holder AND g.held_until > clock_timestamp()) THEN excluded.holder ELSE g.holder END,
-    held_until = CASE WHEN g.open_rows = 0 OR (g.holder = excluded.holder AND g.held_until > clock_timestamp()) THEN excluded.held_until ELSE g.held_until END,
+    holder = CASE WHEN ${takes} THEN excluded.holder ELSE g.holder END,
+    held_until = CASE WHEN ${takes} THEN excluded.held_until ELSE g.held_until END,
     touched_at = now()
-  RETURNING g.target, g.group_id, g.next_seq, (g.holder = ${lease.holder} AND g.held_until > clock_timestamp()) AS leased
+  RETURNING g.target, g.group_id, g.next_seq,
+    (g.holder = ${lease.holder} AND g.held_until > clock_timestamp() AND g.open_rows = ${counted(sql`c.written + c.mine`)}) AS leased
 ),
 outbox_insert AS (
   INSERT INTO outbox_message (id, consumer_name, message_key, target, body, attributes, group_id, group_seq, detail_type, size_bytes, claimed_by, claimed_until)

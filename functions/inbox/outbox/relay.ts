@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TIME_DEFAULTS } from '../contract.js';
 import type { Database } from '../database/database.js';
 import { InboxConfigError } from '../errors.js';
+import { invocationMetrics } from '../metric-log.js';
 import type { InboxLogger, InboxMetrics } from '../telemetry.js';
 import { transientRetry } from '../transient.js';
 import { retry, type RetryPolicy } from '../retry.js';
@@ -202,6 +203,9 @@ export async function relayOutbox(db: Database, targets: Readonly<Record<string,
   if (totals.passes === 0) ended = 'noTime';
   const { rows: [open] } = await retry(() => db.query<{ age_ms: number | null; open_rows: number }>(oldestOpenStatement(options.consumer)), policy);
   const report: RelayReport = { ...totals, ended, undispatched: Number(open?.open_rows ?? 0), oldestUndispatchedAgeMs: Math.max(0, Math.round(Number(open?.age_ms ?? 0))) };
-  observeRelay(report, { consumer: options.consumer, logger: options.logger, metrics: options.metrics });
+  // In Lambda the age and counts its alarms read are written whether or not `metrics` was given.
+  const sink = invocationMetrics(options.metrics, options.consumer);
+  observeRelay(report, { consumer: options.consumer, logger: options.logger, metrics: sink.metrics });
+  sink.flush();
   return report;
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { payloadHash } from '../claim/payload-hash.js';
-import type { ResolvedOptions } from '../options.js';
+import { invocationMetrics } from '../metric-log.js';
+import { checkDeployedConsumer, type ResolvedOptions } from '../options.js';
 import { isRedelivered, type Outcome } from '../outcome.js';
 import { outboxBatch } from '../outbox/outbox-batch.js';
 import { DeadlineError, isInboxTableMissing, LaneBlockedError, MissingKeyAttributeError, type InboxTableMissingError } from './errors.js';
@@ -78,7 +79,9 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
  * the invocation is short of time, and every record once one found no inbox table (said once for
  * the batch). With an outbox, the rows the batch's messages committed are sent before it resolves
  * (a send that fails leaves its row for the relay and changes no outcome). Resolves to every record
- * with its outcome, in the event's order.
+ * with its outcome, in the event's order. A `consumer` other than the one the function is deployed
+ * as (INBOX_CONSUMER) fails the invocation before any record; in Lambda without `metrics`, the
+ * batch's metrics are written as one EMF line when it settles.
  *
  * @example
  * ```ts
@@ -86,8 +89,21 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
  * const failed = settled.filter(({ outcome }) => isRedelivered(outcome.kind));
  * ```
  */
-export async function runBatch<T, R>(event: unknown, context: Context | undefined, options: ResolvedOptions<T, R>, source: RecordSource<R>): Promise<SettledRecord<R>[]> {
+export async function runBatch<T, R>(event: unknown, context: Context | undefined, resolved: ResolvedOptions<T, R>, source: RecordSource<R>): Promise<SettledRecord<R>[]> {
+  checkDeployedConsumer(resolved.consumer);
   const records = source.records(event);
+  // In Lambda the alarms' metrics are written whether or not the handler gave `metrics`: one EMF line for the batch.
+  const sink = invocationMetrics(resolved.metrics, resolved.consumer);
+  const options: ResolvedOptions<T, R> = { ...resolved, metrics: sink.metrics };
+  try {
+    return await settle(records, context, options, source);
+  } finally {
+    sink.flush();
+  }
+}
+
+// Every record through the rule, with the invocation's metrics.
+async function settle<T, R>(records: readonly R[], context: Context | undefined, options: ResolvedOptions<T, R>, source: RecordSource<R>): Promise<SettledRecord<R>[]> {
   const remainingMs = remainingTime(context);
   const policy = transientRetry(options.maxRetries, remainingMs, options.deadlineMarginMs);
   const prepared = records.map((record) => prepare(record, options, source));
