@@ -18,7 +18,14 @@ const WITH_NODE = path.join(ROOT, 'scripts', 'with-node.sh');
 const CHECK_PACKAGE = path.join(ROOT, 'scripts', 'check-package.sh');
 const STEP_TIMEOUT_MS = 240_000;
 /** The files of a package user's project that the documentation holds (docs/deploy.md, docs/local-testing.md), each under its own heading. */
-const DOCUMENTED_FILES = ['lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts'];
+const DOCUMENTED_FILES = [
+  'lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts',
+  'lib/payments-stack.ts', 'migrations/payments/0001_payments.sql', 'src/payments.ts', 'src/wallet-ledger.ts', 'test/payments.test.ts',
+];
+/** The payments part's migration and the GRANTs its consumer role needs (docs/example-payments.md). */
+const PAYMENTS_MIGRATION = 'migrations/payments/0001_payments.sql';
+const PAYMENTS_GRANTS = /^GRANT .* TO apply_payments;\n/gm;
+const PAYMENTS_TARGET = "target: 'walletEvents'";
 /** TypeScript's `latest` on npm, what `npm i -D typescript` gives a new project: 7, the native compiler. */
 const TYPESCRIPT_7 = '^7.0.2';
 /** How far the tarball may drift from the figures docs/package.md states before `npm run figures:package` must restate them. */
@@ -81,6 +88,29 @@ async function sh(command: string, args: string[], cwd: string, env: Record<stri
 const shOn = (node: string, command: string, args: string[], cwd: string, env: Record<string, string> = {}) => sh(WITH_NODE, [node, command, ...args], cwd, env);
 
 const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
+/** The project's vitest run as its JSON report, written to a file (a failing run has one too: vitest then exits 1). */
+async function vitestReport(node: string, cwd: string, files: string[] = []): Promise<{ numTotalTests: number; numPassedTests: number; numFailedTests: number; testResults: { name: string; message: string; assertionResults: { failureMessages: string[] }[] }[] }> {
+  const reportFile = path.join(cwd, 'vitest-report.json');
+  await rm(reportFile, { force: true });
+  const failure = await shOn(node, 'npx', ['vitest', 'run', '--dir', 'test', '--reporter=json', `--outputFile=${reportFile}`, ...files], cwd, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' })
+    .then(() => undefined, (error: unknown) => error);
+  if (!existsSync(reportFile)) throw failure ?? new Error(`vitest wrote no report in ${cwd}`);
+  return JSON.parse(await readFile(reportFile, 'utf8')) as never;
+}
+
+/** Runs `check` with one file of the project edited, and puts the file back whatever happens. */
+async function withEdited<T>(file: string, edit: (text: string) => string, check: () => Promise<T>): Promise<T> {
+  const original = await readFile(file, 'utf8');
+  const edited = edit(original);
+  expect(edited).not.toBe(original);
+  await writeFile(file, edited);
+  try {
+    return await check();
+  } finally {
+    await writeFile(file, original);
+  }
+}
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -174,11 +204,10 @@ describe('the package as a user installs it: projects of their own, outside the 
       for (const config of typecheck) await shOn(node, 'npx', ['tsc', '-p', config], project(folder));
     }, STEP_TIMEOUT_MS);
 
-    it('passes its own vitest test of the handler against the emulators: shipped once, the redelivery a duplicate', async () => {
-      const output = await shOn(node, 'npx', ['vitest', 'run', '--dir', 'test', '--reporter=json'], project(folder), { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
-      const report = JSON.parse(output.slice(output.indexOf('{'))) as { numTotalTests: number; numPassedTests: number; testResults: { name: string }[] };
-      expect(report).toMatchObject({ numTotalTests: 1, numPassedTests: 1 });
-      expect(report.testResults.map((result) => path.relative(project(folder), result.name))).toEqual(DOCUMENTED_FILES.filter((file) => file.endsWith('.test.ts')));
+    it('passes its own vitest tests against the emulators as its deployed roles: an order shipped once; a payment applied once, its wallet event through SNS applied once, a rejected payment kept byte for byte and replayed once', async () => {
+      const report = await vitestReport(node, project(folder));
+      expect(report).toMatchObject({ numTotalTests: 3, numPassedTests: 3 });
+      expect(report.testResults.map((result) => path.relative(project(folder), result.name)).sort()).toEqual(DOCUMENTED_FILES.filter((file) => file.endsWith('.test.ts')).sort());
     }, STEP_TIMEOUT_MS);
   });
 
@@ -194,6 +223,8 @@ describe('the package as a user installs it: projects of their own, outside the 
   describe(`its stack, synthesized with bundling (the project on ${SYNTHESIZED.name})`, () => {
     let resources: Resource[];
     let assembly: string;
+    let payments: Resource[];
+    let paymentsAssembly: string;
     const assetOf = (fn: Resource) => path.join(assembly, `asset.${String((fn.Properties.Code as { S3Key: string }).S3Key).replace(/\.zip$/, '')}`);
     const functionOf = (description: RegExp) => {
       const found = resources.filter((r) => r.Type === 'AWS::Lambda::Function' && description.test(String(r.Properties.Description)));
@@ -208,6 +239,9 @@ describe('the package as a user installs it: projects of their own, outside the 
       if (!existsSync(path.join(project(SYNTHESIZED.folder), 'out'))) await shOn(SYNTHESIZED.node, 'npx', ['tsc', '-p', 'tsconfig.json'], project(SYNTHESIZED.folder));
       await shOn(SYNTHESIZED.node, 'node', ['out/lib/shop-stack.js'], project(SYNTHESIZED.folder), { CDK_OUTDIR: assembly });
       resources = Object.values((JSON.parse(await readFile(path.join(assembly, 'Shop.template.json'), 'utf8')) as { Resources: Record<string, Resource> }).Resources);
+      paymentsAssembly = path.join(project(SYNTHESIZED.folder), 'payments.cdk.out');
+      await shOn(SYNTHESIZED.node, 'node', ['out/lib/payments-stack.js'], project(SYNTHESIZED.folder), { CDK_OUTDIR: paymentsAssembly });
+      payments = Object.values((JSON.parse(await readFile(path.join(paymentsAssembly, 'Payments.template.json'), 'utf8')) as { Resources: Record<string, Resource> }).Resources);
     }, STEP_TIMEOUT_MS);
 
     it('is the app compiled to out/ (tsconfig.json): its stack, handler and test, and the types file', async () => {
@@ -247,6 +281,38 @@ describe('the package as a user installs it: projects of their own, outside the 
       expect((await readdir(path.join(migrate, 'kit-migrations'))).sort()).toEqual(['0001_consumed_message.sql', '0002_role_password.sql', '0003_outbox_message.sql', '0004_kept_message.sql']);
       expect(await readdir(path.join(migrate, 'migrations'))).toEqual(['0001_orders.sql']);
     });
+    it('has the payments stack: the payments consumer\'s outbox to the topic under its one consumer name, the ledger subscribed without raw delivery, their roles, alarms and dashboard', () => {
+      const environments = payments.filter((r) => r.Type === 'AWS::Lambda::Function')
+        .map((r) => (r.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {})
+        .filter((variables) => variables.INBOX_OUTBOX_TARGETS !== undefined);
+      expect(environments.map((variables) => variables.INBOX_CONSUMER)).toEqual(['payments', 'payments']);
+      const subscriptions = payments.filter((r) => r.Type === 'AWS::SNS::Subscription');
+      expect(subscriptions).toHaveLength(1);
+      expect(subscriptions[0]!.Properties).toMatchObject({ Protocol: 'sqs' });
+      expect(subscriptions[0]!.Properties.RawMessageDelivery).not.toBe(true);
+      const roles = JSON.stringify(payments.find((r) => r.Type === 'Custom::InboxMigrations')!.Properties.Roles);
+      for (const role of ['apply_payments', 'apply_payments_relay', 'wallet_ledger']) expect(roles).toContain(`\\"${role}\\":{`);
+      expect(payments.filter((r) => r.Type === 'AWS::CloudWatch::Alarm').length).toBeGreaterThan(5);
+      expect(payments.filter((r) => r.Type === 'AWS::CloudWatch::Dashboard')).toHaveLength(1);
+    });
+  });
+
+  describe(`what its own checks catch before a deploy (the project on ${SYNTHESIZED.name})`, () => {
+    const file = (name: string) => path.join(project(SYNTHESIZED.folder), name);
+
+    it('fails the payments test when the migration lacks the payments role\'s GRANTs, as every payment would fail in AWS', async () => {
+      expect(projectSnippets().get(PAYMENTS_MIGRATION)!.match(PAYMENTS_GRANTS)).toHaveLength(2);
+      const report = await withEdited(file(PAYMENTS_MIGRATION), (text) => text.replace(PAYMENTS_GRANTS, ''),
+        () => vitestReport(SYNTHESIZED.node, project(SYNTHESIZED.folder), ['test/payments.test.ts']));
+      expect(report).toMatchObject({ numTotalTests: 2, numFailedTests: 2, numPassedTests: 0 });
+    }, STEP_TIMEOUT_MS);
+
+    it('fails its typecheck on a misspelt outbox target (walletEvent for walletEvents)', async () => {
+      await withEdited(file('src/payments.ts'), (text) => text.replace(PAYMENTS_TARGET, "target: 'walletEvent'"), async () => {
+        await expect(shOn(SYNTHESIZED.node, 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], project(SYNTHESIZED.folder)))
+          .rejects.toThrow(/src\/payments\.ts\(\d+,\d+\): error TS2322: Type '"walletEvent"' is not assignable to type '"walletEvents"'/);
+      });
+    }, STEP_TIMEOUT_MS);
   });
 
   describe('its exports and types, checked by publint and @arethetypeswrong/cli (scripts/check-package.sh)', () => {
