@@ -2,9 +2,11 @@ import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-// The embedded PostgreSQL's binaries, copied once per temporary folder for an account that cannot
-// reach node_modules (local/postgres/binaries.ts): a cache made on purpose, not something left behind.
-const INTENDED_CACHE = /^sqs-inbox-postgres-/;
+// Caches made on purpose, not something left behind: the embedded PostgreSQL's binaries, copied once
+// per temporary folder for an account that cannot reach node_modules (local/postgres/binaries.ts),
+// and Node.js's module compile cache, which npm 11 turns on in the temporary folder of every npm and
+// npx it starts (the installed-package test's, on Node.js 22 and later).
+const INTENDED_CACHE = /^(sqs-inbox-postgres-|node-compile-cache$)/;
 
 /** A temporary folder of one test run's own, and what is left in it. */
 export interface RunTemporaryFolder {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runTemporaryFolder } from '../support/temporary-folder.js';
 
 describe("a run's temporary folder, which the run's teardown checks", () => {
-  it('takes the temporary files of what starts after it, names what is left but the PostgreSQL binaries cache, and goes away whole', async () => {
+  it('takes the temporary files of what starts after it, names what is left but the PostgreSQL binaries cache and Node.js's compile cache, and goes away whole', async () => {
     const outer = os.tmpdir();
     const run = await runTemporaryFolder();
     try {
@@ -15,7 +15,9 @@ describe("a run's temporary folder, which the run's teardown checks", () => {
       await writeFile(path.join(os.tmpdir(), 'stray.txt'), 'x');
       await mkdir(path.join(os.tmpdir(), 'cdk.outAbc123'));
       await mkdir(path.join(os.tmpdir(), 'sqs-inbox-postgres-18.4-linux-x64'));
-      expect(await run.leftovers()).toEqual(['cdk.outAbc123', 'stray.txt']);
+      await mkdir(path.join(os.tmpdir(), 'node-compile-cache'));
+      await mkdir(path.join(os.tmpdir(), 'node-compile-cache-not'));
+      expect(await run.leftovers()).toEqual(['cdk.outAbc123', 'node-compile-cache-not', 'stray.txt']);
     } finally {
       await run.remove();
     }
