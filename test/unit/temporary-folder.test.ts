@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runTemporaryFolder } from '../support/temporary-folder.js';
 
 describe("a run's temporary folder, which the run's teardown checks", () => {
-  it('takes the temporary files of what starts after it, names what is left but the PostgreSQL binaries cache and Node.js's compile cache, and goes away whole', async () => {
+  it('takes the temporary files of what starts after it, names what is left but the PostgreSQL binaries cache and Node.js\'s compile cache, and goes away whole', async () => {
     const outer = os.tmpdir();
     const run = await runTemporaryFolder();
     try {
