@@ -16,8 +16,9 @@ export const COMMANDS: readonly Command[] = [statusCommand, showCommand, rejecte
 
 /** The command the words name, and the arguments after its name. */
 function commandOf(argv: readonly string[]): { command: Command; rest: string[] } | { words: string[] } {
-  const words = argv.slice(0, 2).filter((word) => !word.startsWith('-'));
-  for (const count of [2, 1]) {
+  const flagAt = argv.findIndex((word) => word.startsWith('-'));
+  const words = argv.slice(0, Math.min(2, flagAt < 0 ? argv.length : flagAt));
+  for (const count of [2, 1].filter((count) => count <= words.length)) {
     const command = COMMANDS.find((candidate) => candidate.name === words.slice(0, count).join(' '));
     if (command !== undefined) return { command, rest: argv.slice(count) };
   }
