@@ -22,7 +22,7 @@ export interface CliSetup {
 }
 
 /**
- * Runs `sqs-inbox ARGS` in the test's process, as `bin/sqs-inbox.js` does with the process's io.
+ * Runs `sqs-inbox ARGS` in the test's process, as the package's bin (functions/inbox/operator/cli/main.ts) does with the process's io.
  *
  * @example
  * ```ts

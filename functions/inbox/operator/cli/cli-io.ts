@@ -2,7 +2,7 @@ import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
 /**
- * Where the command line reads and writes: the process's in `bin/sqs-inbox.ts`, a test's own in
+ * Where the command line reads and writes: the process's in `operator/cli/main.ts` (the package's bin), a test's own in
  * tests. Clients are factories, so a test hands in clients on the local emulators.
  */
 export interface CliIo {

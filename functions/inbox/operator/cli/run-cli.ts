@@ -38,7 +38,7 @@ function sentenceOf(error: unknown): string {
 /**
  * Runs one command line of `sqs-inbox` (the words after the program's name) and answers its exit
  * code: 0 all is well, 1 something needs a person (or a change did not fully go), 2 the command
- * could not run (its error on stderr, one sentence with the fix). `bin/sqs-inbox.js` runs it with the
+ * could not run (its error on stderr, one sentence with the fix). `cli/main.ts` (the package's bin) runs it with the
  * process's io.
  *
  * @example

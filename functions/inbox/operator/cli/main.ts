@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npx sqs-inbox`: the operator's command line, on the process's terminal and environment.
+// `npx sqs-inbox` (the package's bin): the operator's command line on the process's terminal and environment.
 import { hostname, userInfo } from 'node:os';
 import { createInterface } from 'node:readline/promises';
-import { runCli } from '../functions/inbox/operator/index.js';
+import { runCli } from './run-cli.js';
 
 async function ask(question: string): Promise<boolean> {
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
