@@ -277,3 +277,48 @@ describe('the line itself', () => {
     expect([command, flag, connection].map((run) => run.stdout)).toEqual(['', '', '']);
   });
 });
+
+describe('outbox retry and status on FIFO groups', () => {
+  /** An outbox row of `consumer` in group g-1 at `seq`, failed or open, written `ageSeconds` ago. */
+  async function groupRow(consumer: string, seq: number, state: 'failed' | 'open', ageSeconds = 0): Promise<string> {
+    const { rows } = await target.pool.query<{ id: string }>(`INSERT INTO outbox_message (id, consumer_name, message_key, target, body, group_id, group_seq, size_bytes, created_at, failed_at, error)
+      VALUES (gen_random_uuid(), $1, $2, 'ledger', '{}', 'g-1', $3, 2, now() - make_interval(secs => $4), CASE WHEN $5 THEN now() END, CASE WHEN $5 THEN 'refused' END)
+      RETURNING id::text`, [consumer, `key-${seq}`, seq, ageSeconds, state === 'failed']);
+    return rows[0]!.id;
+  }
+  const group = async (consumer: string) => (await target.pool.query('SELECT next_seq::int, open_rows FROM outbox_group WHERE consumer_name = $1', [consumer])).rows;
+
+  it('a retry in a group the cleanup purged while idle makes the group again at the row\'s place', async () => {
+    const id = await groupRow('purged-group', 4, 'failed');
+
+    const run = await asOperator(['outbox', 'retry', '--consumer', 'purged-group', '--yes', '--json']);
+
+    expect(run.json<{ retried: { id: string }[] }>().retried.map((row) => row.id)).toEqual([id]);
+    expect(await group('purged-group')).toEqual([{ next_seq: 4, open_rows: 1 }]);
+  });
+
+  it('a retry in a live group adds its rows to the group\'s open count and leaves its numbering alone', async () => {
+    await target.pool.query(`INSERT INTO outbox_group (consumer_name, target, group_id, next_seq, open_rows) VALUES ('live-group', 'ledger', 'g-1', 9, 1)`);
+    await groupRow('live-group', 2, 'failed');
+    await groupRow('live-group', 5, 'failed');
+    await groupRow('live-group', 9, 'open');
+
+    const run = await asOperator(['outbox', 'retry', '--consumer', 'live-group', '--yes']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/2 failed outbox rows opened again/);
+    expect(await group('live-group')).toEqual([{ next_seq: 9, open_rows: 3 }]);
+  });
+
+  it('status counts a group whose oldest open row waited past --stuck-after as held, and exits 1', async () => {
+    await target.pool.query(`INSERT INTO outbox_group (consumer_name, target, group_id, next_seq, open_rows) VALUES ('held-group', 'ledger', 'g-1', 1, 1)`);
+    await groupRow('held-group', 1, 'open', 600);
+
+    const held = await asOperator(['status', '--consumer', 'held-group', '--json']);
+    const patient = await asOperator(['status', '--consumer', 'held-group', '--stuck-after', '3600', '--json']);
+
+    expect(held.code).toBe(1);
+    expect(held.json<{ consumers: unknown[] }>().consumers).toEqual([expect.objectContaining({ consumer: 'held-group', groupsHeld: 1, outboxOpen: 1 })]);
+    expect(patient.code).toBe(0);
+  });
+});
