@@ -22,7 +22,9 @@ const LIMITS: Record<string, number> = {
   './cleanup': 8,
   './producer': 6,
   // The replay of kept messages (issue 23): the function, its options and result, its two refusals.
-  './operator': 5,
+  // Issue 26 added 3: runCli (what `npx sqs-inbox` runs, for a script or a test in-process), its io,
+  // and the command line's one error.
+  './operator': 8,
   // The constructs as InboxDatabase left them (issue 17): a list to review, not a target; issue 18's
   // outbox added 5 (InboxOutbox, its props, its target type, its alarms, what a relay attaches with).
   './cdk': 42,

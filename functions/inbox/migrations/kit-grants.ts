@@ -20,7 +20,9 @@ import { sql, type SqlIdentifier, type SqlStatement } from '../sql/sql.js';
  * - A consumer keeps what it rejects, and a collision's body, with one INSERT into kept_message; the
  *   cleanup deletes kept rows past their own retention. The operator reads kept rows and records
  *   their replays; to replay a rejected message it deletes its rejected inbox row, or the
- *   redelivery would be a duplicate.
+ *   redelivery would be a duplicate. It reads the outbox and sends a failed row again (its failed
+ *   mark cleared, its FIFO group's open count raised, or the group made again when the cleanup purged
+ *   it), and writes an audit row with each change; it reads and writes no table of the project's.
  */
 const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => SqlStatement[]>> = {
   consumer: (role) => [
@@ -51,6 +53,11 @@ const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => S
     sql`GRANT SELECT ON kept_message TO ${role}`,
     sql`GRANT UPDATE (replay_state, replays, replayed_at, replay_error) ON kept_message TO ${role}`,
     sql`GRANT SELECT, DELETE ON consumed_message TO ${role}`,
+    sql`GRANT SELECT ON outbox_message TO ${role}`,
+    sql`GRANT UPDATE (claimed_by, claimed_until, failed_at) ON outbox_message TO ${role}`,
+    sql`GRANT SELECT, INSERT ON outbox_group TO ${role}`,
+    sql`GRANT UPDATE (open_rows, touched_at) ON outbox_group TO ${role}`,
+    sql`GRANT SELECT, INSERT ON operator_audit TO ${role}`,
   ],
 };
 

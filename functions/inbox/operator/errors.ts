@@ -31,3 +31,19 @@ export class KeptReplayRefusedError extends InboxError {
     this.name = 'KeptReplayRefusedError';
   }
 }
+
+/**
+ * The command line cannot do what it was asked: a wrong flag, a missing connection, a change
+ * refused without `--yes`. The message is one sentence with the fix; the command exits 2.
+ *
+ * @example
+ * ```ts
+ * throw new OperatorCommandError('Unknown command "stats": run `sqs-inbox --help` for the list.');
+ * ```
+ */
+export class OperatorCommandError extends InboxError {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'OperatorCommandError';
+  }
+}

@@ -14,6 +14,12 @@ export interface ReplayKeptOptions {
    * @default the queue it came from, found by its eventSourceARN (GetQueueUrl)
    */
   readonly queueUrl?: string;
+  /**
+   * Runs in the transaction that starts the replay (or marks it `already-processed`), so a record of
+   * it (the command line's audit row) commits with the change or not at all.
+   * @default nothing
+   */
+  readonly audit?: (tx: Transaction, replay: { readonly id: number; readonly consumer: string; readonly key: string }) => Promise<void>;
 }
 
 /**
@@ -60,7 +66,7 @@ function refusal(row: KeptRow): string | undefined {
  * replay would arrive as a duplicate of its own rejection) and count the replay as `sending`.
  * A crash after it loses nothing: the kept row stays, and a replay in `sending` may be run again.
  */
-async function startReplay(tx: Transaction, id: number): Promise<Prepared> {
+async function startReplay(tx: Transaction, id: number, audit: ReplayKeptOptions['audit']): Promise<Prepared> {
   const { rows } = await tx.query<KeptRow>(sql`SELECT consumer_name, message_key, kept_as, source, body, body_bytes, kept_bytes, origin, replay_state, replays
     FROM kept_message WHERE id = ${id} FOR UPDATE`);
   const row = rows[0];
@@ -73,12 +79,14 @@ async function startReplay(tx: Transaction, id: number): Promise<Prepared> {
   if (claims[0]?.status === 'processed') {
     // Applied since (a replay that crashed before it was marked sent, or the producer sent it again).
     await tx.query(sql`UPDATE kept_message SET replay_state = 'sent', replayed_at = now() WHERE id = ${id}`);
+    await audit?.(tx, { id, consumer: row.consumer_name, key: row.message_key });
     return { kind: 'already-processed', key: row.message_key };
   }
   if (claims[0] !== undefined) {
     await tx.query(sql`DELETE FROM consumed_message WHERE consumer_name = ${row.consumer_name} AND message_id = ${row.message_key} AND status = 'rejected'`);
   }
   await tx.query(sql`UPDATE kept_message SET replay_state = 'sending', replays = replays + 1, replayed_at = now(), replay_error = NULL WHERE id = ${id}`);
+  await audit?.(tx, { id, consumer: row.consumer_name, key: row.message_key });
   const origin = typeof row.origin === 'string' ? JSON.parse(row.origin) as SqsOrigin : row.origin;
   return { kind: 'send', row, origin, attempt: Number(row.replays) + 1 };
 }
@@ -134,7 +142,7 @@ async function send(id: number, prepared: Extract<Prepared, { kind: 'send' }>, o
  * ```
  */
 export async function replayKept(db: Database, id: number, options: ReplayKeptOptions): Promise<ReplayKeptResult> {
-  const prepared = await db.transaction((tx) => startReplay(tx, id));
+  const prepared = await db.transaction((tx) => startReplay(tx, id, options.audit));
   if (prepared.kind !== 'send') return prepared;
   const result = await send(id, prepared, options);
   // Only this replay's row is marked: a later replay started meanwhile counts its own.

@@ -1,0 +1,36 @@
+import type { Database } from '../../database/database.js';
+import { sql, type SqlStatement } from '../../sql/sql.js';
+import type { OptionSpec, OptionValues } from './arguments.js';
+import type { CliIo, CommandResult } from './cli-io.js';
+
+/** What a command runs with: its flags and arguments, the process's io, the database. */
+export interface CommandContext {
+  readonly values: OptionValues;
+  readonly positionals: readonly string[];
+  readonly io: CliIo;
+  readonly db: Database;
+}
+
+/** A command the line runs, by its noun and verb (`outbox retry`), with its help. */
+export interface Command {
+  /** Noun, then verb: `status`, `rejected replay`. */
+  readonly name: string;
+  /** One line in the list of commands. */
+  readonly summary: string;
+  /** What follows the name, `KEY` for `show`; empty when nothing. */
+  readonly usage: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  run(context: CommandContext): Promise<CommandResult>;
+}
+
+/**
+ * The fragments joined by AND as a WHERE clause; `WHERE true` when there is none.
+ *
+ * @example
+ * ```ts
+ * sql`SELECT id FROM kept_message ${whereAll([sql`consumer_name = ${consumer}`])}`
+ * ```
+ */
+export function whereAll(parts: readonly SqlStatement[]): SqlStatement {
+  return parts.reduce((all, part) => sql`${all} AND (${part})`, sql`WHERE true`);
+}
