@@ -104,10 +104,12 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
     end(new InjectedCrashError(point!));
     throw dead!;
   };
-  // Whether the commit point starting now is the one to die at.
-  const fatal = (): boolean => {
-    commitPoints += 1;
-    return point !== undefined && commitPoints === point.at;
+  // Whether the commit starting now, of `records` records (a batch of statements commits several
+  // at once), holds the commit point to die at.
+  const fatal = (records = 1): boolean => {
+    const first = commitPoints + 1;
+    commitPoints += records;
+    return point !== undefined && point.at >= first && point.at <= commitPoints;
   };
   const transaction = (tx: Transaction): Transaction => ({
     async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
@@ -147,10 +149,11 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
       if (here) die();
       return value;
     },
-    // A batch is one commit point: dying before it sends nothing, dying after it leaves it committed.
+    // A batch commits its statements' records at once: a crash planned at any of them dies before
+    // the batch (nothing of it committed) or after it (all of it committed).
     batch: inner.batch && (async (statements: readonly SqlStatement[]): Promise<void> => {
       alive();
-      const here = fatal();
+      const here = fatal(statements.length);
       if (here && point!.when === 'before-commit') die();
       await inner.batch!(statements);
       alive();

@@ -51,6 +51,11 @@ export interface MainJobOptions extends OutboxRunOptions {
    */
   readonly mode?: WorkerMode;
   /**
+   * Statement mode: the worker's `batchStatements` (the batch's statements committed together).
+   * @default true (the kit's)
+   */
+  readonly batchStatements?: boolean;
+  /**
    * Share of invocations whose process dies, at a random commit point of the batch.
    * @default 0.1
    */
@@ -269,6 +274,7 @@ export const MAIN_JOB_DEFAULTS = {
   lockTimeoutMs: 500,
   functionTimeoutMs: 15_000,
   deadlineMarginMs: 5000,
+  batchStatements: true,
   driver: 'data-api',
   transactionIdleTimeoutMs: 3000,
   maxTransactions: 100,
@@ -376,10 +382,14 @@ export async function runDatabase(given: string | undefined): Promise<{ url: str
 export function workerOptions(
   mode: WorkerMode,
   db: Database,
-  extra: Partial<Pick<InboxOptions<unknown>, 'consumer' | 'lockTimeoutMs' | 'deadlineMarginMs' | 'onOutcome'>>,
+  extra: Partial<Pick<InboxOptions<unknown>, 'consumer' | 'lockTimeoutMs' | 'deadlineMarginMs' | 'onOutcome'>> & { readonly batchStatements?: boolean },
   outbox?: StatementOutboxOptions<ShipOrder, SQSRecord>,
 ): InboxOptions<unknown> {
-  return (mode === 'statement' ? shipOrderOptions(db, { ...extra, ...(outbox ? { outbox } : {}) }) : recordPaymentOptions(db, extra)) as InboxOptions<unknown>;
+  // Transaction mode has no batching to set.
+  const { batchStatements: _statementModeOnly, ...common } = extra;
+  return (mode === 'statement'
+    ? shipOrderOptions(db, { ...extra, ...(outbox ? { outbox } : {}) })
+    : recordPaymentOptions(db, common)) as InboxOptions<unknown>;
 }
 
 /**
@@ -492,7 +502,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
         db: worker,
         environment,
         worker: (db, invocation, records) => workerOptions(settings.mode, outboxPlan?.lapses.invocation(db, records) ?? db,
-          { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome }, outboxOf?.(invocation)),
+          { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome, batchStatements: settings.batchStatements }, outboxOf?.(invocation)),
         plan: faults.crashAt,
         openTransactions,
         onCrash: (point) => {

@@ -22,6 +22,11 @@ const DOCUMENTED_FILES = [
   'lib/shop-stack.ts', 'migrations/0001_orders.sql', 'src/ship-orders.ts', 'test/ship-orders.test.ts',
   'lib/payments-stack.ts', 'migrations/payments/0001_payments.sql', 'src/payments.ts', 'src/wallet-ledger.ts', 'test/payments.test.ts',
 ];
+/**
+ * Output without colours, for the checks that read it: publint's colours (picocolors) come on with
+ * CI set in the environment, terminal or not, and split the text a check matches.
+ */
+const PLAIN_OUTPUT = { NO_COLOR: '1' };
 /** The payments part's migration and the GRANTs its consumer role needs (docs/example-payments.md). */
 const PAYMENTS_MIGRATION = 'migrations/payments/0001_payments.sql';
 const PAYMENTS_GRANTS = /^GRANT .* TO apply_payments;\n/gm;
@@ -308,7 +313,7 @@ describe('the package as a user installs it: projects of their own, outside the 
 
     it('fails its typecheck on a misspelt outbox target (walletEvent for walletEvents)', async () => {
       await withEdited(file('src/payments.ts'), (text) => text.replace(PAYMENTS_TARGET, "target: 'walletEvent'"), async () => {
-        await expect(shOn(SYNTHESIZED.node, 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], project(SYNTHESIZED.folder)))
+        await expect(shOn(SYNTHESIZED.node, 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit', '--pretty', 'false'], project(SYNTHESIZED.folder), PLAIN_OUTPUT))
           .rejects.toThrow(/src\/payments\.ts\(\d+,\d+\): error TS2322: Type '"walletEvent"' is not assignable to type '"walletEvents"'/);
       });
     }, STEP_TIMEOUT_MS);
@@ -332,11 +337,11 @@ describe('the package as a user installs it: projects of their own, outside the 
     });
 
     it('finds no problem in the tarball', async () => {
-      await sh(CHECK_PACKAGE, [unpacked], scratch);
+      await sh(CHECK_PACKAGE, [unpacked], scratch, PLAIN_OUTPUT);
     }, STEP_TIMEOUT_MS);
 
     it('fails on a copy with a broken export, naming it', async () => {
-      await expect(sh(CHECK_PACKAGE, [broken], scratch)).rejects.toThrow(/pkg\.exports\["\.\/kafka"\]\.types is \.\/dist\/functions\/inbox\/kafka\/missing\.d\.ts but the file does not exist/);
+      await expect(sh(CHECK_PACKAGE, [broken], scratch, PLAIN_OUTPUT)).rejects.toThrow(/pkg\.exports\["\.\/kafka"\]\.types is \.\/dist\/functions\/inbox\/kafka\/missing\.d\.ts but the file does not exist/);
     }, STEP_TIMEOUT_MS);
   });
 

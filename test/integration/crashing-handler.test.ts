@@ -100,7 +100,7 @@ describe.each(drivers)('an invocation that dies at a commit point, on $name', (d
       expect([...(await orderVersions(fx.pool, orderIds)).values()]).toEqual([1, 1, 1, 1, 1]);
     });
 
-    it('counts a batch of statements as one commit point: dying after it, the redelivery finds every order applied', async () => {
+    it('counts a batch of statements as its records\' commit points, committed at once: dying after it, the redelivery finds every order applied', async () => {
       const orderIds = await seedOrders(fx.pool, 5);
       const records = orderIds.map((orderId) => sqsRecord({ orderId }, { key: `batched-${orderId}` }));
       const plans: (CrashPoint | undefined)[] = [{ when: 'after-commit', at: 1 }, undefined];

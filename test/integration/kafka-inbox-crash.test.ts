@@ -18,9 +18,17 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((source) => source.stop()));
 });
 
-/** The kit's Kafka worker on the invocation's database: the inbox under the default offset keys. */
+/**
+ * The kit's Kafka worker on the invocation's database: the inbox under the default offset keys, a
+ * statement a record (not batched), so each record is a commit point of its own.
+ */
 const inboxWorker = (consumer: string, mode: Mode, outcomes: Outcome[] = [], extra: Parameters<typeof shipOptions>[4] = {}) =>
-  (db: Database): KafkaHandler => (event, context) => processKafkaBatch(event, context, shipOptions(db, consumer, outcomes, mode, { concurrency: 1, ...extra }));
+  (db: Database): KafkaHandler => (event, context) => processKafkaBatch(event, context, perRecord(shipOptions(db, consumer, outcomes, mode, { concurrency: 1, ...extra })));
+
+/** Options with statement mode's batching off (transaction mode has none to turn off). */
+function perRecord<O extends object>(options: O): O {
+  return { ...options, batchStatements: false };
+}
 
 /** A log whose one-partition topic `orders` holds a ship request per order. */
 async function ordersLog(orderIds: readonly string[]): Promise<KafkaLog> {
