@@ -16,16 +16,13 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { SQSRecord } from 'aws-lambda';
-import { processBatch, sql, type Database, type InboxOptions } from '../functions/inbox/index.js';
+import { processBatch, sql, type InboxOptions } from '../functions/inbox/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
-import { localDataApiClient, localDataApiDatabase } from '../local/data-api/index.js';
 import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
-import { openDataApi } from '../test/support/data-api.js';
 import { lambdaContext, sqsEvent, sqsRecord } from '../test/support/sqs-events.js';
 import { migrateReferenceDatabase } from '../demo/reference-database.js';
-import { countCalls } from './call-counter.js';
-import { startDataApiProcess } from './data-api-process.js';
+import { openBenchEmulator } from './bench-emulator.js';
 
 // One line instead of the AWS SDK's paragraph about Node.js 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -66,19 +63,7 @@ const orderIds = Array.from({ length: BATCH }, () => randomUUID());
 await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
 await setupDb.close();
 
-/** The Data API driver on the scratch database through the emulator, the calls its client sent, and how to stop both. */
-async function openEmulator(): Promise<{ db: Database; calls(): number; close(): Promise<void> }> {
-  if (args.emulator === 'inline') {
-    const local = await openDataApi(scratch.url, { latencyMs: LATENCY_MS });
-    return { db: local.db, calls: () => local.api.stats().total, close: () => local.close() };
-  }
-  const emulator = await startDataApiProcess(scratch.url, LATENCY_MS);
-  const client = localDataApiClient(emulator.endpoint);
-  const counter = countCalls(client);
-  const db = localDataApiDatabase(client, new URL(scratch.url).pathname.slice(1));
-  return { db, calls: counter.calls, close: async () => { await db.close(); client.destroy(); await emulator.close(); } };
-}
-const local = await openEmulator();
+const local = await openBenchEmulator(scratch.url, LATENCY_MS, args.emulator);
 
 /** A fresh batch (new messageIds, so every message is a fresh claim), FIFO records spread over the groups. */
 function batch(queue: Queue): SQSRecord[] {

@@ -21,19 +21,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { processKafkaBatch, sql, type Database, type KafkaInboxOptions } from '../functions/inbox/index.js';
+import { processKafkaBatch, sql, type KafkaInboxOptions } from '../functions/inbox/index.js';
 import type { KafkaEvent } from '../functions/inbox/kafka/index.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
 import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/scratch-database.js';
-import { localDataApiClient, localDataApiDatabase } from '../local/data-api/index.js';
-import { openDataApi } from '../test/support/data-api.js';
 import { shipStatement, type Ship } from '../test/support/kafka-inbox.js';
 import { kafkaEvent, kafkaRecord } from '../test/support/kafka-events.js';
 import { lambdaContext } from '../test/support/sqs-events.js';
-import { countCalls } from './call-counter.js';
-import { startDataApiProcess } from './data-api-process.js';
 import { migrateReferenceDatabase } from '../demo/reference-database.js';
+import { openBenchEmulator } from './bench-emulator.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -70,19 +67,7 @@ const orderIds = Array.from({ length: RECORDS }, () => randomUUID());
 await setupDb.query(sql`INSERT INTO orders (order_id) SELECT unnest(${`{${orderIds.join(',')}}`}::uuid[])`);
 await setupDb.close();
 
-/** The Data API driver on the scratch database through the emulator, the calls its client sent, and how to stop both. */
-async function openEmulator(): Promise<{ db: Database; calls(): number; close(): Promise<void> }> {
-  if (args.emulator === 'inline') {
-    const local = await openDataApi(scratch.url, { latencyMs: LATENCY_MS });
-    return { db: local.db, calls: () => local.api.stats().total, close: () => local.close() };
-  }
-  const emulator = await startDataApiProcess(scratch.url, LATENCY_MS);
-  const client = localDataApiClient(emulator.endpoint);
-  const counter = countCalls(client);
-  const db = localDataApiDatabase(client, new URL(scratch.url).pathname.slice(1));
-  return { db, calls: counter.calls, close: async () => { await db.close(); client.destroy(); await emulator.close(); } };
-}
-const local = await openEmulator();
+const local = await openBenchEmulator(scratch.url, LATENCY_MS, args.emulator);
 
 /** The next batch of the topic: new offsets in every partition, so every record is a fresh claim. */
 function nextBatch(): KafkaEvent {
