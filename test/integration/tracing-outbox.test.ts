@@ -39,10 +39,12 @@ describe.each(drivers)('one trace across two consumers through the outbox on $na
   async function chain() {
     const ordersUrl = await local.createQueue(queueName('orders'));
     const shippedUrl = await local.createQueue(queueName('shipped'));
+    const shipper = uniqueConsumer('ship');
+    const targets = { shipped: sqsTarget({ queueUrl: shippedUrl, client: local.client }) };
     const shipping: TransactionModeOptions<Ship> = {
-      consumer: uniqueConsumer('ship'),
+      consumer: shipper,
       db: fx.db,
-      outbox: { targets: { shipped: sqsTarget({ queueUrl: shippedUrl, client: local.client }) }, maxAttempts: 1 },
+      outbox: { targets, maxAttempts: 1 },
       handle: async (order, { tx, outbox }) => {
         await tx.query(sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${sql.uuid(order.orderId)}`);
         await outbox.send({ target: 'shipped', body: { shipped: order.orderId } });
@@ -51,7 +53,7 @@ describe.each(drivers)('one trace across two consumers through the outbox on $na
     const notifying: TransactionModeOptions<{ shipped: string }> = { consumer: uniqueConsumer('notify'), db: fx.db, handle: async () => undefined };
     const spanOf = (queueUrl: string): ReadableSpan | undefined => tracing.named(`process ${queueUrl.split('/').at(-1)}`)
       .find((span) => span.attributes['messaging.message.id'] !== undefined);
-    return { ordersUrl, shippedUrl, shipping, notifying, spanOf };
+    return { ordersUrl, shippedUrl, shipper, targets, shipping, notifying, spanOf };
   }
 
   /** The producer's span sends one order with sendMessages; the shipping consumer takes it. */
@@ -77,7 +79,7 @@ describe.each(drivers)('one trace across two consumers through the outbox on $na
 
     const { producer } = await placeAndShip(links, orderId!);
     const shipSpan = links.spanOf(links.ordersUrl)!;
-    const { rows } = await fx.pool.query<{ trace_parent: string }>('SELECT trace_parent FROM outbox_message WHERE consumer_name = $1', [links.shipping.consumer]);
+    const { rows } = await fx.pool.query<{ trace_parent: string }>('SELECT trace_parent FROM outbox_message WHERE consumer_name = $1', [links.shipper]);
     const [notice] = await drainMessages(local.client, links.shippedUrl);
     await processBatch(sqsEvent(toSqsRecord(notice!, queueOf(links.shippedUrl))), lambdaContext(), links.notifying);
 
@@ -99,8 +101,8 @@ describe.each(drivers)('one trace across two consumers through the outbox on $na
     const shipSpan = links.spanOf(links.ordersUrl)!;
     expect(await drainMessages(local.client, links.shippedUrl)).toEqual([]);
     failing.delete(JSON.stringify({ shipped: orderId }));
-    await ageOutbox(fx.pool, links.shipping.consumer, 120);
-    const relayed = await tracing.inSpan('relay run', () => relayOutbox(fx.db, links.shipping.outbox.targets, { consumer: links.shipping.consumer }));
+    await ageOutbox(fx.pool, links.shipper, 120);
+    const relayed = await tracing.inSpan('relay run', () => relayOutbox(fx.db, links.targets, { consumer: links.shipper }));
     const [notice] = await drainMessages(local.client, links.shippedUrl);
     await processBatch(sqsEvent(toSqsRecord(notice!, queueOf(links.shippedUrl))), lambdaContext(), links.notifying);
 

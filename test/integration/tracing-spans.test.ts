@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { describe, expect, it, vi } from 'vitest';
-import { PermanentError, processBatch, processKafkaBatch, sql, type InboxOptions, type Outcome } from '../../functions/inbox/index.js';
+import { PermanentError, processBatch, processKafkaBatch, sql, type InboxOptions, type KafkaInboxOptions, type Outcome } from '../../functions/inbox/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { kafkaEvent, kafkaRecord } from '../support/kafka-events.js';
@@ -192,7 +192,12 @@ describe.each(drivers)('a span per message on $name', (driver) => {
   describe('Kafka: the context from the record\'s headers', () => {
     it('continues the producer\'s trace from a traceparent header, named for the topic', async () => {
       const [orderId] = await seedOrders(fx.pool, 1);
-      const { options } = shipper();
+      const { consumer } = shipper();
+      const options: KafkaInboxOptions<Ship> = {
+        consumer,
+        db: fx.db,
+        handle: async (order, { tx }) => { await tx.query(sql`UPDATE orders SET version = version + 1 WHERE order_id = ${sql.uuid(order.orderId)}`); },
+      };
       const producer = newTraceparent();
       const record = kafkaRecord({ orderId }, { topic: 'ship-orders', partition: 1, headers: { traceparent: producer.traceparent } });
 
