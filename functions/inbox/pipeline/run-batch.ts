@@ -119,8 +119,7 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
   let batchFailed = false;
   let tableMissing: InboxTableMissingError | undefined;
   const outbox = options.outbox && outboxBatch({ ...options, outbox: options.outbox, remainingMs, policy });
-  const traced = new Map(prepared.map((item) => [item, tracedRecord(item, source)]));
-  const trace = startBatchTrace(options.consumer, source.system, [...traced.values()]);
+  const trace = startBatchTrace(options.consumer, source.system, prepared, (item) => tracedRecord(item, source));
 
   const lanes = laneItems(prepared, laneOf);
   // Statement mode: what one batch of statements settles first; the rest runs a statement a record.
@@ -130,7 +129,7 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
     let laneFailed = false;
     for (const item of lane.items) {
       const started = Date.now();
-      const span = trace.message(traced.get(item) ?? tracedRecord(item, source));
+      const span = trace.message(item);
       const early = batched.get(item);
       // A record the batch committed is processed; one it found claimed is held back as any other.
       const skipped = early?.result.kind === 'processed' ? undefined : skipError(item, { laneFailed, batchFailed, tableMissing }, options, source, remainingMs());

@@ -39,13 +39,14 @@ export interface MessageTrace {
 }
 
 /** A batch's span and the spans of its records. */
-export interface BatchTrace {
-  message(record: TracedRecord): MessageTrace;
+export interface BatchTrace<I> {
+  /** The span of one of the batch's items. */
+  message(item: I): MessageTrace;
   end(): void;
 }
 
 const UNTRACED_MESSAGE: MessageTrace = { run: (work) => work(), traceId: undefined, end: () => undefined };
-const UNTRACED: BatchTrace = { message: () => UNTRACED_MESSAGE, end: () => undefined };
+const UNTRACED: BatchTrace<unknown> = { message: () => UNTRACED_MESSAGE, end: () => undefined };
 
 function remoteContext(api: Otel, parent: TraceParent): SpanContext {
   return {
@@ -94,20 +95,23 @@ function messageTrace(api: Otel, batchContext: Context, batchSpan: Span, consume
 /**
  * Starts a batch's span (kind consumer, `process <destination>`), linked to the contexts its records
  * carry rather than parented by any of them, under whatever span is active (the invocation's, with
- * the ADOT layer); each record then gets its own span from `message`. With no `@opentelemetry/api`
- * installed nothing is made; with no provider registered the API's spans are no-ops.
+ * the ADOT layer); each record then gets its own span from `message`. `describe` reads what a span
+ * needs of an item. With no `@opentelemetry/api` installed, or no provider registered (the batch
+ * span has no valid context), no more spans are made: every message's is the one do-nothing span.
  *
  * @example
  * ```ts
- * const trace = startBatchTrace('order-worker', 'aws_sqs', records);
- * const span = trace.message(records[0]);
+ * const trace = startBatchTrace('order-worker', 'aws_sqs', prepared, (item) => tracedRecord(item, source));
+ * const span = trace.message(prepared[0]);
  * const result = await span.run(() => processRecord(...));
  * span.end(outcome); trace.end();
  * ```
  */
-export function startBatchTrace(consumer: string, system: string, records: readonly TracedRecord[]): BatchTrace {
+export function startBatchTrace<I>(consumer: string, system: string, items: readonly I[], describe: (item: I) => TracedRecord): BatchTrace<I> {
   const api = otel();
   if (!api) return UNTRACED;
+  const described = new Map(items.map((item) => [item, describe(item)]));
+  const records = [...described.values()];
   const destinations = new Set(records.map((record) => record.destination));
   const [destination] = destinations;
   const links: Link[] = records.flatMap((record) => (record.parent ? [{ context: remoteContext(api, record.parent) }] : []));
@@ -122,9 +126,14 @@ export function startBatchTrace(consumer: string, system: string, records: reado
   };
   const name = destinations.size === 1 ? `process ${destination}` : 'process';
   const span = api.trace.getTracer(TRACER_NAME).startSpan(name, { kind: api.SpanKind.CONSUMER, attributes, links });
+  // With no provider registered the API's span has no valid context: nothing traces, nothing more is made.
+  if (!api.trace.isSpanContextValid(span.spanContext())) return UNTRACED;
   const batchContext = api.trace.setSpan(api.context.active(), span);
   return {
-    message: (record) => messageTrace(api, batchContext, span, consumer, system, record),
+    message: (item) => {
+      const record = described.get(item);
+      return record ? messageTrace(api, batchContext, span, consumer, system, record) : UNTRACED_MESSAGE;
+    },
     end: () => span.end(),
   };
 }
