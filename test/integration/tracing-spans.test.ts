@@ -172,6 +172,24 @@ describe.each(drivers)('a span per message on $name', (driver) => {
       expect(span!.events.map((event) => [event.name, event.attributes?.['exception.message']])).toEqual([['exception', 'warehouse unavailable']]);
     });
 
+    it('ends the span of a failure whose thrown value throws when read, and the batch answers as without tracing', async () => {
+      const [orderId] = await seedOrders(fx.pool, 1);
+      const hostile = Object.defineProperty(new Error('unread'), 'message', { get: () => { throw new Error('no message for you'); } });
+      const revoked = Proxy.revocable({}, {});
+      revoked.revoke();
+      const thrown = [hostile, revoked.proxy, Object.create(null) as object];
+      let call = 0;
+      const { options } = shipper({ handle: async () => { throw thrown[call++]; } });
+      const records = thrown.map(() => sqsRecord({ orderId }, { queueArn: QUEUE_ARN }));
+
+      const response = await processBatch(sqsEvent(...records), lambdaContext(), options);
+
+      expect(response.batchItemFailures.map((failure) => failure.itemIdentifier).sort()).toEqual(records.map((record) => record.messageId).sort());
+      expect(messageSpans().map((span) => [span.attributes['sqs_inbox.outcome'], span.status])).toEqual(thrown.map(() => [
+        'failed', { code: SpanStatusCode.ERROR, message: 'a thrown value that cannot be read' },
+      ]));
+    });
+
     it('says skipped for the rest of a FIFO group after a failure', async () => {
       const [failing, waiting] = await seedOrders(fx.pool, 2);
       const { options } = shipper();

@@ -58,6 +58,15 @@ function remoteContext(api: Otel, parent: TraceParent): SpanContext {
   };
 }
 
+/** What a failed span says of the thrown value: its message, or a word for a value that throws when read. */
+function describeThrown(value: unknown): string {
+  try {
+    return value instanceof Error ? value.message : String(value);
+  } catch {
+    return 'a thrown value that cannot be read';
+  }
+}
+
 function messageTrace(api: Otel, batchContext: Context, batchSpan: Span, consumer: string, system: string, record: TracedRecord): MessageTrace {
   const producer = record.parent && remoteContext(api, record.parent);
   // The producer's context is the parent, so one trace runs from the first producer to the last
@@ -83,9 +92,13 @@ function messageTrace(api: Otel, batchContext: Context, batchSpan: Span, consume
     end(outcome) {
       span.setAttribute(SPAN_ATTRIBUTES.outcome, outcome.kind);
       if (outcome.kind === 'failed') {
-        const error = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
-        span.recordException(error);
-        span.setStatus({ code: api.SpanStatusCode.ERROR, message: error.message });
+        span.setStatus({ code: api.SpanStatusCode.ERROR, message: describeThrown(outcome.error) });
+        // Whatever user code threw is read here: a value that throws when read leaves the status alone.
+        try {
+          span.recordException(outcome.error instanceof Error ? outcome.error : describeThrown(outcome.error));
+        } catch {
+          // The span still ends, with its status.
+        }
       }
       span.end();
     },
