@@ -2,7 +2,7 @@ import type { Message } from '@aws-sdk/client-sqs';
 import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processBatch, sql, type TransactionModeOptions } from '../../functions/inbox/index.js';
+import { processBatch, sql, type Database, type TransactionModeOptions } from '../../functions/inbox/index.js';
 import { relayOutbox, sqsTarget } from '../../functions/inbox/outbox/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import { toSqsRecord } from '../../local/event-source/index.js';
@@ -11,8 +11,9 @@ import { useInboxDatabase } from '../support/inbox-fixture.js';
 import { seedOrders, uniqueConsumer } from '../support/orders.js';
 import { ageOutbox, drainMessages, sqsFailingBodies } from '../support/outbox.js';
 import { queueName, type TestSqs } from '../support/sqs.js';
-import { lambdaContext, sqsEvent } from '../support/sqs-events.js';
-import { useTracing } from '../support/tracing.js';
+import { lambdaContext, sqsEvent, sqsRecord } from '../support/sqs-events.js';
+import { newTraceparent, useTracing, withTraceparent } from '../support/tracing.js';
+import { pgDatabase } from '../../functions/inbox/pg/index.js';
 
 type Ship = { orderId: string };
 
@@ -111,6 +112,52 @@ describe.each(drivers)('one trace across two consumers through the outbox on $na
     const notifySpan = links.spanOf(links.shippedUrl)!;
     expect(notifySpan.spanContext().traceId).toBe(producer.traceId);
     expect(notifySpan.parentSpanContext?.spanId).toBe(shipSpan.spanContext().spanId);
+  });
+});
+
+describe.each(drivers)('statement mode, its statements batched, on $name', (driver) => {
+  const fx = useInboxDatabase(driver);
+  const tracing = useTracing();
+  // pgDatabase batches only when asked to; the Data API driver always can.
+  let db: Database;
+  beforeAll(() => {
+    db = driver.name === 'pg' ? pgDatabase({ connectionString: fx.url, batch: true }) : fx.db;
+  });
+  afterAll(async () => {
+    if (db !== fx.db) await db.close();
+  });
+
+  it('builds each record\'s statement inside its one span, so each row stores its own message\'s context', async () => {
+    const orderIds = await seedOrders(fx.pool, 3);
+    const shippedUrl = await local.createQueue(queueName('shipped'));
+    const consumer = uniqueConsumer('ship-batched');
+    let batches = 0;
+    const counted: Database = {
+      query: (statement) => db.query(statement),
+      transaction: (work) => db.transaction(work),
+      batch: (statements) => { batches += 1; return db.batch!(statements); },
+      close: () => db.close(),
+    };
+    const producers = orderIds.map(() => newTraceparent());
+    const records = orderIds.map((orderId, i) => withTraceparent(sqsRecord({ orderId }, { key: `ship-${orderId}`, queueArn: 'arn:aws:sqs:us-east-1:000000000000:orders' }), producers[i]!.traceparent));
+
+    await processBatch(sqsEvent(...records), lambdaContext(), {
+      consumer,
+      db: counted,
+      batchStatements: true,
+      statement: (order: Ship) => sql`UPDATE orders SET status = 'shipped' WHERE order_id = ${sql.uuid(order.orderId)}`,
+      outbox: {
+        targets: { shipped: sqsTarget({ queueUrl: shippedUrl, client: local.client }) },
+        messages: (order: Ship) => [{ target: 'shipped', body: { shipped: order.orderId } }],
+      },
+    });
+
+    const spans = tracing.named('process orders').filter((span) => span.attributes['messaging.message.id'] !== undefined);
+    const { rows } = await fx.pool.query<{ message_key: string; trace_parent: string }>('SELECT message_key, trace_parent FROM outbox_message WHERE consumer_name = $1', [consumer]);
+    expect(batches).toBe(1);
+    expect(spans).toHaveLength(3);
+    expect(rows.map((row) => row.trace_parent).sort()).toEqual(spans.map((span) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`).sort());
+    expect(spans.map((span) => span.spanContext().traceId).sort()).toEqual(producers.map((producer) => producer.traceId).sort());
   });
 });
 

@@ -123,7 +123,7 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
 
   const lanes = laneItems(prepared, laneOf);
   // Statement mode: what one batch of statements settles first; the rest runs a statement a record.
-  const batched = await runStatementBatch(lanes, options, (r) => source.parse(r), outbox, remainingMs);
+  const batched = await runStatementBatch(lanes, options, (r) => source.parse(r), outbox, remainingMs, (item, work) => trace.message(item).run(work));
 
   await runLanes(lanes, options.concurrency, async (lane) => {
     let laneFailed = false;

@@ -40,7 +40,7 @@ export interface MessageTrace {
 
 /** A batch's span and the spans of its records. */
 export interface BatchTrace<I> {
-  /** The span of one of the batch's items. */
+  /** The span of one of the batch's items: started at the first call, the same one after. */
   message(item: I): MessageTrace;
   end(): void;
 }
@@ -142,10 +142,15 @@ export function startBatchTrace<I>(consumer: string, system: string, items: read
   // With no provider registered the API's span has no valid context: nothing traces, nothing more is made.
   if (!api.trace.isSpanContextValid(span.spanContext())) return UNTRACED;
   const batchContext = api.trace.setSpan(api.context.active(), span);
+  // One span an item, however often asked: a batched statement is built in it before its outcome ends it.
+  const started = new Map<I, MessageTrace>();
   return {
     message: (item) => {
       const record = described.get(item);
-      return record ? messageTrace(api, batchContext, span, consumer, system, record) : UNTRACED_MESSAGE;
+      if (!record) return UNTRACED_MESSAGE;
+      const trace = started.get(item) ?? messageTrace(api, batchContext, span, consumer, system, record);
+      started.set(item, trace);
+      return trace;
     },
     end: () => span.end(),
   };
