@@ -16,7 +16,7 @@ const inboxLayers = [
   ['sql'],
   ['database', 'transient.ts'],
   ['claim', 'pg', 'data-api', 'migrations', 'cleanup', 'outcome.ts', 'statement-context.ts', 'telemetry.ts'],
-  ['metric-log.ts'],
+  ['metric-log.ts', 'trace'],
   ['producer'],
   ['outbox', 'operator'],
   ['options.ts'],

@@ -52,7 +52,9 @@ const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue
                 timeout runs out mid-batch: a second invocation writes their FIFO groups beside them
   --dedup-window-ms  the SQS emulator's FIFO deduplication window (SQS: 300000), scaled down on
                 --outbox so a row sent again after a crash reaches the notice worker's inbox
-  --unguarded-notices  the notice worker without its inbox: the run must fail (double effects)`;
+  --unguarded-notices  the notice worker without its inbox: the run must fail (double effects)
+  --drop-trace-context  the outbox sends its rows without their trace context: the run must fail
+                (broken traces; with --outbox every order is traced through an in-memory exporter)`;
 
 const { values } = parseArgs({
   options: {
@@ -81,6 +83,7 @@ const { values } = parseArgs({
     'lapse-rate': { type: 'string' },
     'dedup-window-ms': { type: 'string' },
     'unguarded-notices': { type: 'boolean', default: false },
+    'drop-trace-context': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -115,6 +118,7 @@ const options: MainJobOptions = {
   lapseRate: numberOf(values['lapse-rate']),
   deduplicationWindowMs: numberOf(values['dedup-window-ms']),
   unguardedNotices: values['unguarded-notices'],
+  dropTraceContext: values['drop-trace-context'],
 };
 const kafkaOptions: KafkaMainJobOptions = {
   orders: options.orders,

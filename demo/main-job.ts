@@ -23,6 +23,7 @@ import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultsByQueue } from './queue-faults.js';
 import { outboxFaultPlan } from './outbox-fault-plan.js';
 import { NOTICE_QUEUE_NAME, startOutboxHop, type OutboxHop, type OutboxHopReport } from './outbox-hop.js';
+import { startTraceCheck } from './trace-check.js';
 import { checkOutboxRunSettings, OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS, type OutboxRunOptions } from './outbox-run-options.js';
 import { faultPlan } from './fault-plan.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
@@ -457,6 +458,8 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   let source: RunningEventSource | undefined;
   let hop: OutboxHop | undefined;
   let release: (() => Promise<void>) | undefined;
+  // With the second hop every order is traced, as the ADOT layer would, into an in-memory exporter.
+  const traces = settings.outbox ? startTraceCheck() : undefined;
   let failed = true;
   try {
     const local = await startLocalStack({
@@ -523,7 +526,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
 
     // The producer sends while the pollers consume, as in production.
     let producerDone = false;
-    const sending = sendMessages(local.sqsClient, local.queueUrl, workload.messages, { maxAttempts: settings.producerAttempts }).finally(() => {
+    const sending = sendMessages(local.sqsClient, local.queueUrl, traces?.traced(workload.messages) ?? workload.messages, { maxAttempts: settings.producerAttempts }).finally(() => {
       producerDone = true;
     });
     // Awaited once the queue has drained; until then its failure must not count as unhandled.
@@ -561,7 +564,10 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
 
     const parkedMessages = await drainQueue(local.sqsClient, local.deadLetterQueueUrl);
     const effects = await readEffects(pool, settings.mode, workload.orders);
-    const outbox = await hop?.finish(workload.orders.filter((order) => (effects.get(order.orderId) ?? 0) >= 1).map((order) => order.orderId));
+    const shipped = workload.orders.filter((order) => (effects.get(order.orderId) ?? 0) >= 1);
+    const finished = await hop?.finish(shipped.map((order) => order.orderId));
+    // Without the notice worker's inbox no kit span is made downstream: the trace check has nothing to read.
+    const outbox = finished && (finished.unguardedNotices || traces === undefined ? finished : { ...finished, brokenTraces: traces.broken(shipped.map((order) => order.key), NOTICE_QUEUE_NAME) });
     const accounts = settle(workload, {
       effects,
       inbox: await readInbox(pool, consumer, workload.keys),
@@ -598,7 +604,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     const cleanup = releaseAll([
       () => source?.stop(), () => hop?.stop(), () => release?.(), () => ownWorkerDb?.close(),
       () => Promise.all(environments.map((environment) => environment.close())),
-      () => stack?.close(), () => pool.end(), () => database.close(),
+      () => stack?.close(), () => pool.end(), () => database.close(), () => traces?.stop(),
     ]);
     // A failure of the run itself is the one to report; a cleanup failure only when the run went well.
     if (failed) await cleanup.catch(() => undefined);

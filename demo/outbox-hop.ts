@@ -9,6 +9,7 @@ import { startEventSource, type BatchReport, type RunningEventSource } from '../
 import { createQueue } from '../local/sqs/index.js';
 import { crashingHandler, crashingInvocations, type CrashPoint, type DyingInvocation, type OpenTransactionFate } from './crashing-handler.js';
 import { crashingPublisher } from './crashing-publisher.js';
+import { withoutTraceContext } from './trace-check.js';
 import { settleDownstream, type DownstreamAccounts } from './downstream-accounts.js';
 import type { LambdaEnvironment } from './lambda-environment.js';
 import { drainQueue, queueDepth, type LocalStack, type QueueDepth } from './local-stack.js';
@@ -32,6 +33,8 @@ export interface OutboxHopSettings {
   readonly relayGraceMs: number;
   /** The notice worker without its inbox: the run must then fail. */
   readonly unguardedNotices: boolean;
+  /** The outbox's target drops the rows' trace context: the trace check must then fail. */
+  readonly dropTraceContext: boolean;
   /** The SQS emulator's FIFO deduplication window, as the run set it. */
   readonly deduplicationWindowMs: number;
 }
@@ -77,6 +80,8 @@ export interface StartOutboxHopOptions {
 
 /** What the second hop did: its accounts from the database and the notice DLQ, and what was injected. */
 export interface OutboxHopReport extends DownstreamAccounts {
+  /** Shipped orders whose notice is in no span of their producer's trace; undefined without the notice worker's inbox (no kit, no spans). */
+  readonly brokenTraces?: number;
   readonly unguardedNotices: boolean;
   readonly deduplicationWindowMs: number;
   readonly relay: RelayScheduleStats;
@@ -134,7 +139,8 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
     attributes: { VisibilityTimeout: String(worker.visibilityTimeoutSeconds), ...options.queueAttributes?.queue },
     deadLetter: { maxReceiveCount: worker.maxReceiveCount, attributes: options.queueAttributes?.deadLetter },
   });
-  const target = sqsTarget({ queueUrl, client: stack.sqsClient });
+  const sqs = sqsTarget({ queueUrl, client: stack.sqsClient });
+  const target = settings.dropTraceContext ? withoutTraceContext(sqs) : sqs;
   const keys = options.orders.map((order) => order.key);
   const consumer = options.consumer ?? SHIP_ORDER_CONSUMER;
   const noticeCrashes = { beforeCommit: 0, afterCommit: 0 };

@@ -67,6 +67,11 @@ export interface OutboxRunOptions {
    * @default false
    */
   readonly unguardedNotices?: boolean;
+  /**
+   * Sabotage: the outbox sends its rows without their trace context, to see the trace check fail.
+   * @default false
+   */
+  readonly dropTraceContext?: boolean;
 }
 
 /** The defaults of the second hop, in one place; `npm start` shows them in its help. */
@@ -81,6 +86,7 @@ export const OUTBOX_RUN_DEFAULTS = {
   relayTimeoutMs: 4000,
   relayGraceMs: 1000,
   unguardedNotices: false,
+  dropTraceContext: false,
 } as const;
 
 /**
@@ -100,7 +106,7 @@ export const OUTBOX_SCALED_DEFAULTS = { functionTimeoutMs: 5000, deadlineMarginM
  */
 export function checkOutboxRunSettings(settings: Required<OutboxRunOptions> & { readonly mode: string }): void {
   const { whole, share } = settingChecks(settings);
-  for (const name of ['outbox', 'unguardedNotices'] as const) {
+  for (const name of ['outbox', 'unguardedNotices', 'dropTraceContext'] as const) {
     if (typeof settings[name] !== 'boolean') throw new LocalConfigError(`${name} must be true or false, but ${String(settings[name])} was given.`);
   }
   share('sendCrashRate');
@@ -116,6 +122,7 @@ export function checkOutboxRunSettings(settings: Required<OutboxRunOptions> & { 
     throw new LocalConfigError(`outbox runs the ship-order worker, in statement mode, but mode ${settings.mode} was given.`);
   }
   if (settings.unguardedNotices && !settings.outbox) throw new LocalConfigError('unguardedNotices is a setting of the outbox run: add outbox.');
+  if (settings.dropTraceContext && !settings.outbox) throw new LocalConfigError('dropTraceContext is a setting of the outbox run: add outbox.');
 }
 
 /**

@@ -73,6 +73,7 @@ export function outboxReportLines(hop: OutboxHopReport): ReportLine[] {
     ['lost downstream (must be 0)', hop.lost],
     ['order breaks downstream (must be 0)', hop.orderBreaks],
     ['phantom notices downstream (must be 0)', hop.phantom],
+    ...(hop.brokenTraces === undefined ? [] : [['broken traces: shipped orders whose notice left their trace (must be 0)', hop.brokenTraces] as ReportLine]),
   ];
 }
 

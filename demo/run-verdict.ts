@@ -13,7 +13,7 @@ import type { MainJobReport } from './main-job.js';
  * ```
  */
 export function sqsRunFailure(
-  report: Pick<MainJobReport, 'doubleEffects' | 'unclaimedEffects' | 'lost' | 'lostKeys' | 'rejectedUnkept'> & { readonly outbox: DownstreamAccounts | undefined },
+  report: Pick<MainJobReport, 'doubleEffects' | 'unclaimedEffects' | 'lost' | 'lostKeys' | 'rejectedUnkept'> & { readonly outbox: (DownstreamAccounts & { readonly brokenTraces?: number }) | undefined },
 ): string | undefined {
   const broken: string[] = [];
   if (report.rejectedUnkept > 0) broken.push(`${report.rejectedUnkept} rejected messages lack their kept body`);
@@ -24,6 +24,7 @@ export function sqsRunFailure(
   if (hop !== undefined && (hop.notDispatched > 0 || hop.doubleEffects > 0 || hop.lost > 0 || hop.orderBreaks > 0 || hop.phantom > 0)) {
     broken.push(`the second hop left outbox rows undispatched, wrote a notice twice, lost one, broke a group's order or wrote one for an order not shipped (orders without a notice: ${hop.lostOrders.slice(0, 10).join(', ') || 'none'})`);
   }
+  if ((hop?.brokenTraces ?? 0) > 0) broken.push(`${hop!.brokenTraces} shipped orders' notices are not in the trace their producer started`);
   return broken.length === 0 ? undefined : broken.join('; ');
 }
 

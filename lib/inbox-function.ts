@@ -54,6 +54,11 @@ export interface InboxFunctionProps {
   /** Description shown in the Lambda console. */
   readonly description: string;
   /**
+   * X-Ray tracing mode of the function.
+   * @default the function's default (pass-through)
+   */
+  readonly tracing?: lambda.Tracing;
+  /**
    * Extra bundling steps, e.g. copying SQL files next to the bundle.
    * @default none
    */
@@ -89,6 +94,7 @@ export function inboxFunction(scope: Construct, id: string, props: InboxFunction
     timeout: props.timeout,
     memorySize: props.memorySize,
     description: props.description,
+    tracing: props.tracing,
     logGroup,
     role,
     environment: props.environment,

@@ -4,6 +4,7 @@ import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IInboxDatabase } from '../database/database-consumer.js';
 import type { InboxOutboxProps } from '../outbox/outbox-props.js';
+import type { InboxTracingProps } from './consumer-tracing.js';
 import type { AlarmTargetProps } from './outcome-alarms.js';
 
 /**
@@ -85,6 +86,12 @@ export interface InboxConsumerCommonProps extends AlarmTargetProps {
    * @default 256
    */
   readonly memorySize?: number;
+
+  /**
+   * Tracing of the function: X-Ray active tracing, the ADOT layer (see docs/tracing.md).
+   * @default none: the kit's spans are no-ops until a tracer provider is registered
+   */
+  readonly tracing?: InboxTracingProps;
 
   /**
    * Extra environment variables for the handler. The construct's own (CLUSTER_ARN, SECRET_ARN,

@@ -25,6 +25,7 @@ import { InboxOutbox } from '../outbox/inbox-outbox.js';
 import { OUTBOX_RULES } from '../outbox/outbox-rules.js';
 import type { OutboxSettings } from '../outbox/outbox-settings.js';
 import { grantOutboxSend, outboxTargetsJson } from '../outbox/outbox-targets.js';
+import { addAdotLayer, xrayMode } from './consumer-tracing.js';
 
 /** One graph of what waits at a consumer's source, for a dashboard: its title and its metrics. */
 export interface BacklogGraph {
@@ -118,6 +119,7 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
       timeout: settings.timeout,
       memorySize: settings.memorySize,
       logRetention: settings.logRetention,
+      tracing: xrayMode(props.tracing),
       description: source.description(settings),
       environment: {
         ...props.environment,
@@ -131,6 +133,7 @@ export abstract class InboxConsumerBase<S extends InboxConsumerSettings = InboxC
         [INBOX_ENV.metricsNamespace]: settings.metricsNamespace,
       },
     });
+    addAdotLayer(this.lambdaFunction, props.tracing);
     grantDatabaseSignIn(this, cluster, this.lambdaFunction, role?.secret ?? props.secret);
     // No message is consumed before the inbox table and the function's role exist.
     if (props.database) this.lambdaFunction.node.addDependency(props.database.migrations);

@@ -57,9 +57,12 @@ describe('the main job with its second hop (npm start -- --outbox)', () => {
       expect(hop.sentAfterCommit).toBeGreaterThan(0);
       expect(hop.sentByRelay).toBeGreaterThan(0);
       expect(await readSecondHop(database.pool)).toEqual({ noticesPerOrder: [{ notices: 1, orders: 299 }], unshipped: 0, open: 0 });
-      const mustBeZero = ['outbox rows not dispatched (must be 0)', 'double effects downstream (must be 0)', 'lost downstream (must be 0)', 'order breaks downstream (must be 0)', 'phantom notices downstream (must be 0)'];
-      expect([...lines.keys()].slice(-7, -2)).toEqual(mustBeZero);
-      expect(mustBeZero.map((label) => lines.get(label))).toEqual([0, 0, 0, 0, 0]);
+      const mustBeZero = ['outbox rows not dispatched (must be 0)', 'double effects downstream (must be 0)', 'lost downstream (must be 0)', 'order breaks downstream (must be 0)', 'phantom notices downstream (must be 0)',
+        'broken traces: shipped orders whose notice left their trace (must be 0)'];
+      expect([...lines.keys()].slice(-8, -2)).toEqual(mustBeZero);
+      expect(mustBeZero.map((label) => lines.get(label))).toEqual([0, 0, 0, 0, 0, 0]);
+      // Every shipped order's notice is in the trace its producer started, through the relay and the crashes too.
+      expect(hop.brokenTraces).toBe(0);
       expect(lines.get('sent after commit')).toBe(hop.sentAfterCommit);
       expect(lines.get('sent by the relay')).toBe(hop.sentByRelay);
       expect(sqsRunFailure(report)).toBeUndefined();
@@ -79,6 +82,20 @@ describe('the main job with its second hop (npm start -- --outbox)', () => {
       expect(noticesPerOrder.filter((row) => row.notices > 1).reduce((sum, row) => sum + row.orders, 0)).toBe(hop.doubleEffects);
       expect(new Map(sqsReportLines(report)).get('double effects downstream (must be 0)')).toBe(hop.doubleEffects);
       expect(sqsRunFailure(report)).toMatch(/the second hop .* wrote a notice twice/);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+
+  it('with the outbox sending its rows without their trace context, every notice leaves its trace, and the run fails', async () => {
+    const database = await freshDatabase();
+    try {
+      const report = await runMainJob({ ...SMALL_OUTBOX_RUN, dropTraceContext: true, databaseUrl: database.url });
+      const hop = report.outbox!;
+
+      expect(hop).toMatchObject({ notices: 299, doubleEffects: 0, lost: 0, brokenTraces: 299 });
+      expect(new Map(sqsReportLines(report)).get('broken traces: shipped orders whose notice left their trace (must be 0)')).toBe(299);
+      expect(sqsRunFailure(report)).toMatch(/299 shipped orders' notices are not in the trace their producer started/);
     } finally {
       await database.close();
     }

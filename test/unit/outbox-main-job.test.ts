@@ -67,6 +67,14 @@ describe('the second hop is settled from the rows, the notices and the notice DL
     expect(sqsRunFailure({ ...firstHop, outbox: clean })).toBeUndefined();
   });
 
+  it('fails the run on broken traces alone', () => {
+    const firstHop = { doubleEffects: 0, unclaimedEffects: 0, lost: 0, lostKeys: [], rejectedUnkept: 0 };
+    const clean = settleDownstream({ shipped: [], rows: [], notices: [], parked: [] });
+
+    expect(sqsRunFailure({ ...firstHop, outbox: { ...clean, brokenTraces: 2 } })).toMatch(/2 shipped orders' notices are not in the trace their producer started/);
+    expect(sqsRunFailure({ ...firstHop, outbox: { ...clean, brokenTraces: 0 } })).toBeUndefined();
+  });
+
   it('fails the run on a rejected message without its kept body', () => {
     const firstHop = { doubleEffects: 0, unclaimedEffects: 0, lost: 0, lostKeys: [], rejectedUnkept: 1 };
 

@@ -3,6 +3,7 @@ import type { KeptMessage } from '../claim/kept-message.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
 import { kafkaHeader, kafkaPartitionOf, kafkaValue, type KafkaRecord } from './kafka-event.js';
 import { kafkaRecords } from './kafka-records.js';
+import { headerContext } from '../trace/record-context.js';
 
 /** `<topic>:<partition>:<offset>`: the same on every redelivery of the record. */
 function offsetKey(record: KafkaRecord): string {
@@ -59,4 +60,7 @@ export const kafkaSource: RecordSource<KafkaRecord> = {
   payload: (record) => Buffer.from(record.value ?? '', 'base64'),
   parse: (record) => JSON.parse(kafkaValue(record)) as unknown,
   keep: kafkaKept,
+  system: 'kafka',
+  destination: (record) => record.topic,
+  traceContext: (record) => headerContext((name) => kafkaHeader(record, name)),
 };

@@ -6,6 +6,7 @@ import { bodyText, checkSize, groupIdOf, refuse } from './message-checks.js';
 import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
 import type { PrepareContext, Publisher, PublishAnswer } from './publisher.js';
 import { EVENTBRIDGE_LIMITS, eventBridgeEntrySize } from './size-limits.js';
+import { parseTraceparent, toXrayHeader } from '../trace/trace-parent.js';
 
 /** Options of `eventBridgeTarget`. */
 export interface EventBridgeTargetOptions {
@@ -80,13 +81,22 @@ export function eventBridgeTarget(options: EventBridgeTargetOptions): Publisher 
   const { eventBusName } = options;
   let client = options.client;
   const sourceOf = (consumer: string) => options.source ?? consumer;
+  const xrayHeaderOf = (traceparent: string | undefined) => {
+    const parent = parseTraceparent(traceparent);
+    return parent && toXrayHeader(parent);
+  };
 
-  const toEntry = (entry: OutboxEntry): PutEventsRequestEntry => ({
-    EventBusName: eventBusName,
-    Source: sourceOf(entry.consumer),
-    DetailType: entry.detailType ?? options.detailType ?? entry.target,
-    Detail: entry.body,
-  });
+  const toEntry = (entry: OutboxEntry): PutEventsRequestEntry => {
+    // EventBridge carries X-Ray's header on to its targets (an SQS target's AWSTraceHeader).
+    const traceHeader = xrayHeaderOf(entry.traceparent);
+    return {
+      EventBusName: eventBusName,
+      Source: sourceOf(entry.consumer),
+      DetailType: entry.detailType ?? options.detailType ?? entry.target,
+      Detail: entry.body,
+      ...(traceHeader !== undefined ? { TraceHeader: traceHeader } : {}),
+    };
+  };
 
   return {
     fifo: false,

@@ -9,6 +9,7 @@ import type { RetryPolicy } from '../retry.js';
 import type { SqlStatement } from '../sql/sql.js';
 import { OutboxTargetError } from './errors.js';
 import { dispatchRows, MAX_LEASE_MS } from './dispatch.js';
+import { activeTraceparent } from '../trace/outgoing-context.js';
 import { WRITTEN_ROWS_COLUMN, writeCtes, writtenRowsStatement, writeStatement, writtenRow, type RowToWrite, type WriteLease, type WrittenRow, type WrittenRowRecord } from './outbox-table.js';
 import type { OutboxMessage } from './outbox-message.js';
 import type { OutboxContext, OutboxDispatchReport, ResolvedOutbox } from './outbox-options.js';
@@ -101,8 +102,10 @@ export function outboxBatch(settings: OutboxBatchSettings): OutboxBatch {
     if (publisher === undefined) throw new OutboxTargetError(target, [...outbox.publishers.keys()]);
     const id = uuidv7();
     const checked = publisher.prepare(message, { id, consumer, target: publisher.name });
-    const entry = { id, consumer, target: publisher.name, body: checked.body, attributes: checked.attributes, groupId: checked.groupId, detailType: checked.detailType };
-    return { toWrite: { id, target: publisher.name, ordered: publisher.fifo, message: checked }, row: { entry, groupSeq: null, sizeBytes: checked.sizeBytes } };
+    // The span the row is written in (the incoming message's) is the one the next consumer continues.
+    const traceparent = activeTraceparent();
+    const entry = { id, consumer, target: publisher.name, body: checked.body, attributes: checked.attributes, groupId: checked.groupId, detailType: checked.detailType, traceparent };
+    return { toWrite: { id, target: publisher.name, ordered: publisher.fifo, message: checked, traceparent }, row: { entry, groupSeq: null, sizeBytes: checked.sizeBytes } };
   };
   const keep = (rows: readonly { row: QueuedRow }[], written: readonly WrittenRow[]): Written[] => rows.map(({ row }) => {
     const answer = written.find((w) => w.id === row.entry.id) ?? { id: row.entry.id, groupSeq: null, leased: false };

@@ -61,4 +61,9 @@ export interface OutboxEntry {
   readonly attributes: Readonly<Record<string, string>>;
   readonly groupId: string | undefined;
   readonly detailType: string | undefined;
+  /**
+   * The context of the span that wrote the row, as a W3C `traceparent`: send it on (as the
+   * kit's targets do) and the next consumer's span continues the trace.
+   */
+  readonly traceparent?: string | undefined;
 }

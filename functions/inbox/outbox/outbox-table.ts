@@ -8,6 +8,8 @@ export interface RowToWrite {
   /** The target keeps a group's order (FIFO): the row is numbered in its group. */
   readonly ordered: boolean;
   readonly message: PreparedMessage;
+  /** The writing span's context as a W3C traceparent, sent on with the row. */
+  readonly traceparent?: string;
 }
 
 /** Who writes rows, for which incoming message, and the lease they are written under. */
@@ -40,6 +42,8 @@ export interface LeasedRow {
   readonly sizeBytes: number;
   /** Bytes of the attributes' JSON, a newline and the body, as `payloadStatement` reads them. */
   readonly payloadBytes: number;
+  /** The writing span's context, when one was traced. */
+  readonly traceparent: string | undefined;
 }
 
 /** A group whose open rows someone sends. */
@@ -78,7 +82,7 @@ function commaList(parts: readonly SqlStatement[]): SqlStatement {
 function valuesOfRows(rows: readonly RowToWrite[]): SqlStatement {
   return commaList(rows.map((row, ordinal) => sql`(${sql.uuid(row.id)}::uuid, ${row.target}::text, ${row.message.body}::text,
     ${sql.json(row.message.attributes)}::jsonb, ${row.message.groupId ?? null}::text, ${row.ordered && row.message.groupId !== undefined}::boolean,
-    ${row.message.detailType ?? null}::text, ${row.message.sizeBytes}::int, ${ordinal}::int)`));
+    ${row.message.detailType ?? null}::text, ${row.message.sizeBytes}::int, ${ordinal}::int, ${row.traceparent ?? null}::text)`));
 }
 
 /**
@@ -105,7 +109,7 @@ export function writeCtes(rows: readonly RowToWrite[], lease: WriteLease, gate?:
   // Before the update: the group is open only with the writer's rows, and free or the writer's.
   const takes = sql`(g.open_rows = ${counted(sql`c.mine`)}
     AND (g.open_rows = 0 OR (g.holder = excluded.holder AND g.held_until > clock_timestamp())))`;
-  return sql`outbox_rows (id, target, body, attributes, group_id, ordered, detail_type, size_bytes, ordinal) AS (VALUES ${valuesOfRows(rows)}),
+  return sql`outbox_rows (id, target, body, attributes, group_id, ordered, detail_type, size_bytes, ordinal, trace_parent) AS (VALUES ${valuesOfRows(rows)}),
 outbox_counts AS (
   SELECT r.target, r.group_id, count(*) AS written,
     (SELECT count(*) FROM outbox_message m WHERE m.consumer_name = ${lease.consumer} AND m.target = r.target AND m.group_id = r.group_id
@@ -126,10 +130,10 @@ outbox_groups AS (
     (g.holder = ${lease.holder} AND g.held_until > clock_timestamp() AND g.open_rows = ${counted(sql`c.written + c.mine`)}) AS leased
 ),
 outbox_insert AS (
-  INSERT INTO outbox_message (id, consumer_name, message_key, target, body, attributes, group_id, group_seq, detail_type, size_bytes, claimed_by, claimed_until)
+  INSERT INTO outbox_message (id, consumer_name, message_key, target, body, attributes, group_id, group_seq, detail_type, size_bytes, trace_parent, claimed_by, claimed_until)
   SELECT r.id, ${lease.consumer}, ${lease.key}, r.target, r.body, r.attributes, r.group_id,
     CASE WHEN r.ordered THEN g.next_seq - count(*) OVER w + row_number() OVER (w ORDER BY r.ordinal) END,
-    r.detail_type, r.size_bytes,
+    r.detail_type, r.size_bytes, r.trace_parent,
     CASE WHEN NOT r.ordered OR g.leased THEN ${lease.holder} END,
     CASE WHEN NOT r.ordered OR g.leased THEN ${until} END
   FROM outbox_rows r${gated}
@@ -273,7 +277,7 @@ export function leaseStatement(request: LeaseRequest): SqlStatement {
   const targets = commaList(request.targets.map((target) => sql`${target}::text`));
   const graceEnd = sql`now() - make_interval(secs => ${request.graceMs / 1000})`;
   const sameGroup = sql`m.consumer_name = g.consumer_name AND m.target = g.target AND m.group_id = g.group_id AND m.group_seq IS NOT NULL AND ${openRow('m')}`;
-  const returned = sql`m.id, m.consumer_name, m.target, m.group_id, m.group_seq, m.detail_type, m.size_bytes,
+  const returned = sql`m.id, m.consumer_name, m.target, m.group_id, m.group_seq, m.detail_type, m.size_bytes, m.trace_parent,
     octet_length(m.attributes::text) + 1 + octet_length(m.body) AS payload_bytes`;
   return sql`WITH free_groups AS (
   SELECT g.consumer_name, g.target, g.group_id FROM outbox_group g
@@ -317,13 +321,13 @@ unordered AS (
 )
 SELECT * FROM grouped
 UNION ALL SELECT * FROM unordered
-UNION ALL SELECT NULL, consumer_name, target, group_id, NULL, NULL, NULL, NULL FROM held`;
+UNION ALL SELECT NULL, consumer_name, target, group_id, NULL, NULL, NULL, NULL, NULL FROM held`;
 }
 
 /** A leased row or held group as a driver returns it. */
 export type LeaseRecord = {
   id: string | null; consumer_name: string; target: string; group_id: string | null;
-  group_seq: string | number | null; detail_type: string | null; size_bytes: number | null; payload_bytes: number | string | null;
+  group_seq: string | number | null; detail_type: string | null; size_bytes: number | null; trace_parent: string | null; payload_bytes: number | string | null;
 };
 
 /**
@@ -351,6 +355,7 @@ export function leaseOf(records: readonly LeaseRecord[]): { rows: LeasedRow[]; g
       detailType: record.detail_type ?? undefined,
       sizeBytes: Number(record.size_bytes),
       payloadBytes: Number(record.payload_bytes),
+      traceparent: record.trace_parent ?? undefined,
     });
   }
   return { rows, groups };

@@ -188,7 +188,7 @@ export async function relayOutbox(db: Database, targets: Readonly<Record<string,
     const queued: QueuedRow[] = rows.map((row) => {
       const payload = payloads.get(row.id) ?? { attributes: {}, body: '' };
       return {
-        entry: { id: row.id, consumer: row.consumer, target: row.target, body: payload.body, attributes: payload.attributes, groupId: row.groupId, detailType: row.detailType },
+        entry: { id: row.id, consumer: row.consumer, target: row.target, body: payload.body, attributes: payload.attributes, groupId: row.groupId, detailType: row.detailType, traceparent: row.traceparent },
         groupSeq: row.groupSeq,
         sizeBytes: row.sizeBytes,
       };

@@ -6,6 +6,7 @@ import { attributedMessage, SQS_CHARACTERS } from './message-checks.js';
 import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
 import type { PrepareContext, Publisher } from './publisher.js';
 import { SQS_LIMITS } from './size-limits.js';
+import { MAX_MESSAGE_ATTRIBUTES, traceAttributes } from '../trace/outgoing-context.js';
 
 /** Options of `sqsTarget`. */
 export interface SqsTargetOptions {
@@ -23,11 +24,15 @@ export interface SqsTargetOptions {
   readonly maxMessageBytes?: number;
 }
 
-/** The message attributes of an entry: the caller's, and the row's id as `idempotency-key`. */
+/** The message attributes of an entry: the caller's, the row's id as `idempotency-key` and its trace context as `traceparent` while there is room. */
 export function keyedAttributes(entry: OutboxEntry): Record<string, MessageAttributeValue> {
   const attributes: Record<string, MessageAttributeValue> = {};
   for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = { DataType: 'String', StringValue: value };
   attributes[IDEMPOTENCY_KEY_ATTRIBUTE] = { DataType: 'String', StringValue: entry.id };
+  // The row's trace context, not the sender's: the relay sends long after the writer's span ended.
+  for (const [name, value] of Object.entries(traceAttributes(Object.keys(attributes), MAX_MESSAGE_ATTRIBUTES, entry.traceparent))) {
+    attributes[name] = { DataType: 'String', StringValue: value };
+  }
   return attributes;
 }
 

@@ -96,14 +96,15 @@ export function reportMissingTable(error: Error, options: Pick<ResolvedOptions<u
  * Tells the user's hook, logger and metrics what became of a record. A throwing hook or metrics
  * object is logged and ignored, a throwing logger ignored: observing must never change what is
  * acknowledged. A record keyed by a fallback a redrive
- * changes is counted as `keyFallback`, and said once per process and consumer.
+ * changes is counted as `keyFallback`, and said once per process and consumer. The log line carries
+ * the message span's `traceId` when one is traced, so logs and traces meet.
  *
  * @example
  * ```ts
  * observe({ kind: 'processed', messageId, key, durationMs: 12 }, options);
  * ```
  */
-export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown, unknown>, 'consumer' | 'onOutcome' | 'logger' | 'metrics'>): void {
+export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown, unknown>, 'consumer' | 'onOutcome' | 'logger' | 'metrics'>, traceId?: string): void {
   const { logger, metrics, onOutcome } = options;
   if (outcome.keyFallback !== undefined) {
     quietly('logger', outcome, logger, () => warnOfFallback(outcome, options.consumer, logger));
@@ -117,6 +118,7 @@ export function observe(outcome: Outcome, options: Pick<ResolvedOptions<unknown,
       outcome: outcome.kind,
       durationMs: outcome.durationMs,
       ...(outcome.keyFallback !== undefined ? { keyFallback: outcome.keyFallback } : {}),
+      ...(traceId !== undefined ? { traceId } : {}),
       ...(outcome.error !== undefined ? { error: outcome.error as Error } : {}),
     }));
   }

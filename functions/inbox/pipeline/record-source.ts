@@ -1,5 +1,6 @@
 import type { KeptMessage } from '../claim/kept-message.js';
 import type { KeyFallback } from '../outcome.js';
+import type { TraceParent } from '../trace/trace-parent.js';
 
 /** A record's default idempotency key, and whether it is a fallback that a redrive changes. */
 export interface DefaultKey {
@@ -31,4 +32,10 @@ export interface RecordSource<R> {
   parse(record: R): unknown;
   /** What is kept of a record that is rejected or collides: its body and what a replay needs. */
   keep(record: R): KeptMessage;
+  /** The OpenTelemetry `messaging.system` of the source. */
+  readonly system: 'aws_sqs' | 'kafka';
+  /** Where a record was read from, the span's `messaging.destination.name`: the queue's name, the topic. */
+  destination(record: R): string;
+  /** The producer's trace context a record carries, if any. */
+  traceContext(record: R): TraceParent | undefined;
 }

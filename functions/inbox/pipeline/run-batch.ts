@@ -13,6 +13,8 @@ import { processRecord } from './process-record.js';
 import type { RecordSource } from './record-source.js';
 import { runStatementBatch } from './statement-batch.js';
 import { transientRetry } from '../transient.js';
+import { startBatchTrace, type TracedRecord } from '../trace/message-spans.js';
+import { loadOtel } from '../trace/otel-api.js';
 
 /** A record of the event and what became of it. */
 export interface SettledRecord<R> {
@@ -61,6 +63,10 @@ function skipError<T, R>(item: PreparedRecord<R>, state: SkipState, options: Res
   return undefined;
 }
 
+function tracedRecord<R>(item: PreparedRecord<R>, source: RecordSource<R>): TracedRecord {
+  return { messageId: item.messageId, destination: source.destination(item.record), key: item.key.ok ? item.key.key : undefined, parent: source.traceContext(item.record) };
+}
+
 function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs: number): Outcome {
   return {
     kind: result.kind,
@@ -93,6 +99,7 @@ function outcomeOf<R>(item: PreparedRecord<R>, result: RecordResult, durationMs:
 export async function runBatch<T, R>(event: unknown, context: Context | undefined, resolved: ResolvedOptions<T, R>, source: RecordSource<R>): Promise<SettledRecord<R>[]> {
   checkDeployedConsumer(resolved.consumer);
   const records = source.records(event);
+  await loadOtel();
   // In Lambda the alarms' metrics are written whether or not the handler gave `metrics`: one EMF line for the batch.
   const sink = invocationMetrics(resolved.metrics, resolved.consumer);
   const options: ResolvedOptions<T, R> = { ...resolved, metrics: sink.metrics };
@@ -112,21 +119,23 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
   let batchFailed = false;
   let tableMissing: InboxTableMissingError | undefined;
   const outbox = options.outbox && outboxBatch({ ...options, outbox: options.outbox, remainingMs, policy });
+  const trace = startBatchTrace(options.consumer, source.system, prepared, (item) => tracedRecord(item, source));
 
   const lanes = laneItems(prepared, laneOf);
   // Statement mode: what one batch of statements settles first; the rest runs a statement a record.
-  const batched = await runStatementBatch(lanes, options, (r) => source.parse(r), outbox, remainingMs);
+  const batched = await runStatementBatch(lanes, options, (r) => source.parse(r), outbox, remainingMs, (item, work) => trace.message(item).run(work));
 
   await runLanes(lanes, options.concurrency, async (lane) => {
     let laneFailed = false;
     for (const item of lane.items) {
       const started = Date.now();
+      const span = trace.message(item);
       const early = batched.get(item);
       // A record the batch committed is processed; one it found claimed is held back as any other.
       const skipped = early?.result.kind === 'processed' ? undefined : skipError(item, { laneFailed, batchFailed, tableMissing }, options, source, remainingMs());
       const result: RecordResult = skipped
         ? { kind: 'skipped', error: skipped }
-        : early?.result ?? await processRecord(item, options, (r) => source.parse(r), policy, outbox);
+        : early?.result ?? await span.run(() => processRecord(item, options, (r) => source.parse(r), policy, outbox));
       if (tableMissing === undefined && isInboxTableMissing(result.error)) {
         tableMissing = result.error;
         reportMissingTable(tableMissing, options);
@@ -137,11 +146,16 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
       }
       const outcome = outcomeOf(item, result, early !== undefined && !skipped ? early.durationMs : Date.now() - started);
       outcomes.set(item, outcome);
-      observe(outcome, options);
+      observe(outcome, options, span.traceId);
+      span.end(outcome);
     }
   });
   // Before the batch answers: the rows its messages committed are sent, or left for the relay.
-  await outbox?.sendAfterCommit();
+  try {
+    await outbox?.sendAfterCommit();
+  } finally {
+    trace.end();
+  }
 
   return prepared.map((item) => ({
     record: item.record,

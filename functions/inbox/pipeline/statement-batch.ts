@@ -20,6 +20,9 @@ interface Candidate<R> {
 export type BatchSettled<R> = Map<PreparedRecord<R>, { readonly result: RecordResult; readonly durationMs: number }>;
 
 /** What building a record's statement needs. */
+/** Runs `work` for a record (inside the record's span when something traces). */
+export type Within<R> = <X>(item: PreparedRecord<R>, work: () => Promise<X>) => Promise<X>;
+
 interface Builder<T, R> {
   readonly options: ResolvedOptions<T, R>;
   readonly statement: StatementModeOptions<T, R>['statement'];
@@ -31,6 +34,8 @@ interface Builder<T, R> {
    * otherwise stay until the Data API's 3-minute idle timeout.
    */
   readonly idleTimeoutMs: number | undefined;
+  /** Runs a record's building inside its span, so the outbox rows it writes store that span's context. */
+  readonly within: Within<R>;
 }
 
 // SQL text holds no NUL, so texts that join alike are the same text.
@@ -62,7 +67,7 @@ async function lanePrefix<T, R>(lane: Lane<PreparedRecord<R>>, build: Builder<T,
   const taken: Candidate<R>[] = [];
   for (const item of lane.items) {
     if (item.key.ok && keys.has(item.key.key)) break;
-    const candidate = await candidateOf(item, build);
+    const candidate = await build.within(item, () => candidateOf(item, build));
     if (candidate === undefined || (taken[0] !== undefined && taken[0].text !== candidate.text)) break;
     keys.add(candidate.target.key);
     taken.push(candidate);
@@ -135,7 +140,7 @@ async function claimedAlready<R>(db: Database, consumer: string, candidates: rea
  */
 export async function runStatementBatch<T, R>(
   lanes: readonly Lane<PreparedRecord<R>>[], options: ResolvedOptions<T, R>, defaultParse: (record: R) => unknown,
-  outbox: OutboxBatch | undefined, remainingMs: () => number,
+  outbox: OutboxBatch | undefined, remainingMs: () => number, within: Within<R> = (_, work) => work(),
 ): Promise<BatchSettled<R>> {
   const settled: BatchSettled<R> = new Map();
   const { db, mode } = options;
@@ -143,7 +148,7 @@ export async function runStatementBatch<T, R>(
   const started = Date.now();
   const left = remainingMs();
   const idleTimeoutMs = Number.isFinite(left) ? Math.max(1, Math.ceil(left)) : undefined;
-  const candidates = await candidatesOf(lanes, { options, statement: mode.statement, defaultParse, outbox, idleTimeoutMs });
+  const candidates = await candidatesOf(lanes, { options, statement: mode.statement, defaultParse, outbox, idleTimeoutMs, within });
   if (candidates.length < 2) return settled;
   const settle = (candidate: Candidate<R>, result: RecordResult) => settled.set(candidate.item, { result, durationMs: Date.now() - started });
   if (await commitBatch(db, outbox, candidates)) {

@@ -3,6 +3,7 @@ import type { MessageAttributeValue, SendMessageBatchRequestEntry } from '@aws-s
 import { IDEMPOTENCY_KEY_ATTRIBUTE, MAX_KEY_LENGTH } from '../contract.js';
 import type { FailedMessage, OutgoingMessage } from './types.js';
 import { uuidv7 } from './uuid-v7.js';
+import { MAX_MESSAGE_ATTRIBUTES, traceAttributes } from '../trace/outgoing-context.js';
 
 // MessageDeduplicationId: 1 to 128 alphanumerics and ASCII punctuation.
 const DEDUPLICATION_ID = /^[\x21-\x7e]{1,128}$/;
@@ -40,7 +41,7 @@ function deduplicationIdOf(key: string): string {
 
 /**
  * A message as a SendMessageBatch entry: its key as the `idempotency-key` attribute and, on FIFO,
- * as MessageDeduplicationId; or why it cannot be sent (no body, no group on FIFO, too large).
+ * as MessageDeduplicationId, with the active span's context as `traceparent` while there is room; or why it cannot be sent (no body, no group on FIFO, too large).
  *
  * @example
  * ```ts
@@ -68,6 +69,7 @@ export function prepare(message: OutgoingMessage, index: number, fifo: boolean, 
     ...message.attributes,
     [IDEMPOTENCY_KEY_ATTRIBUTE]: { DataType: 'String', StringValue: key },
   };
+  for (const [name, value] of Object.entries(traceAttributes(Object.keys(attributes), MAX_MESSAGE_ATTRIBUTES))) attributes[name] = { DataType: 'String', StringValue: value };
   const size = Buffer.byteLength(body, 'utf8') + attributesSize(attributes);
   if (size > maxBytes) return refuse(key, 'MessageTooLong', `message ${index} is ${size} bytes with its attributes; SQS takes at most ${maxBytes}.`);
   const entry: SendMessageBatchRequestEntry = { Id: String(index), MessageBody: body, MessageAttributes: attributes };

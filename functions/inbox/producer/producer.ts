@@ -3,6 +3,7 @@ import { awsErrorSummary, isRetryableAwsError } from '../aws-errors.js';
 import { InboxConfigError } from '../errors.js';
 import { retryEntries, type EntryAnswer } from '../retry.js';
 import { withDefaults } from '../with-defaults.js';
+import { loadOtel } from '../trace/otel-api.js';
 import { batches } from './batches.js';
 import { prepare, type Prepared } from './outgoing-entry.js';
 import type { FailedMessage, OutgoingMessage, SendMessagesOptions, SendMessagesResult, SentMessage } from './types.js';
@@ -71,6 +72,7 @@ export async function sendMessages(
     throw new InboxConfigError(`maxBatchBytes must be a whole number from 1024 to 1048576, but ${String(maxBatchBytes)} was given.`);
   }
   const fifo = queueUrl.endsWith('.fifo');
+  await loadOtel();
   const keys: string[] = [];
   const sent: SentMessage[] = [];
   const failed: FailedMessage[] = [];

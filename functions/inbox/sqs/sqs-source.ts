@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 import type { KeptMessage } from '../claim/kept-message.js';
 import type { DefaultKey, RecordSource } from '../pipeline/record-source.js';
+import { sqsRecordContext } from '../trace/record-context.js';
 import { envelopeIn, envelopeOf } from './envelope-key.js';
 import { messageGroupOf, sqsRecords } from './sqs-records.js';
 
@@ -70,4 +71,8 @@ export const sqsSource: RecordSource<SQSRecord> = {
     return envelope !== undefined ? envelope.message() : JSON.parse(record.body) as unknown;
   },
   keep: sqsKept,
+  system: 'aws_sqs',
+  // The queue's name is the ARN's last part.
+  destination: (record) => record.eventSourceARN?.split(':').at(-1) ?? 'unknown',
+  traceContext: sqsRecordContext,
 };
