@@ -109,6 +109,15 @@ function orderBreaksOf(evidence: LaneEvidence, broken: BrokenMessage[]): number 
   return breaks;
 }
 
+/**
+ * Whether a parked message waited behind another parked one of its FIFO group or Kafka partition:
+ * the event source skips what follows a failure there, so it reached the DLQ never tried.
+ */
+function behindParked(evidence: LaneEvidence, parked: ReadonlyMap<string, string>, key: string): boolean {
+  const poison = new Set(evidence.workload.poisonKeys);
+  return [...evidence.sequences.values()].some((keys) => keys.slice(0, Math.max(0, keys.indexOf(key))).some((earlier) => parked.has(earlier) && !poison.has(earlier)));
+}
+
 function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccounts {
   const parked = new Map(evidence.parked.map((entry) => [entry.key, entry.reason]));
   const rowOf = (key: string) => evidence.inbox.get(key) ?? evidence.purged.get(key);
@@ -136,7 +145,9 @@ function checkLane(evidence: LaneEvidence, broken: BrokenMessage[]): LaneAccount
       rejected += 1;
       if (evidence.kept.has(key)) keptRejected += 1;
       else broken.push({ lane: evidence.lane, key, problem: 'rejected, its body not kept' });
-    } else if (parked.has(key)) broken.push({ lane: evidence.lane, key, problem: 'poison not rejected' });
+    } else if (parked.has(key)) {
+      if (!behindParked(evidence, parked, key)) broken.push({ lane: evidence.lane, key, problem: 'poison not rejected' });
+    }
     else if (!notSent(key)) broken.push({ lane: evidence.lane, key, problem: 'lost' });
   }
   const lost = broken.slice(brokenBefore).filter((entry) => entry.problem === 'lost' || entry.problem === 'poison not rejected').length;

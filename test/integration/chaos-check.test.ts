@@ -136,6 +136,22 @@ describe('the chaos check, on a database state', () => {
     expect(verdict.lanes[0]).toMatchObject({ rejected: 0, lost: 1 });
   });
 
+  it('takes poison parked behind a parked message of its group or partition as never tried, not as poison the inbox failed', async () => {
+    const workload = workloadOf('statement');
+    await applyAll(workload, 'statement', 'chaos-fifo');
+    const poison = workload.poisonKeys[0]!;
+    const stuck = workload.orders[0]!.key;
+    await database.pool.query('DELETE FROM consumed_message WHERE message_id = $1', [poison]);
+    await database.pool.query('DELETE FROM chaos_purged_inbox');
+    const parked = [{ key: stuck, reason: 'RetryAttemptsExhausted' }, { key: poison, reason: 'RetryAttemptsExhausted' }];
+
+    const behind = checkChaos([await evidenceOf({ ...facts(workload, 'statement', 'chaos-fifo'), parked, sequences: new Map([['orders-2', [stuck, poison]]]) })]);
+    const ahead = checkChaos([await evidenceOf({ ...facts(workload, 'statement', 'chaos-fifo'), parked, sequences: new Map([['orders-2', [poison, stuck]]]) })]);
+
+    expect(behind.broken).toEqual([]);
+    expect(ahead.broken).toEqual([{ lane: 'sqs-fifo', key: poison, problem: 'poison not rejected' }]);
+  });
+
   it('names a rejected message whose body the inbox did not keep', async () => {
     const workload = workloadOf('statement');
     await applyAll(workload, 'statement', 'chaos-fifo');
