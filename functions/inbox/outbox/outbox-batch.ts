@@ -34,6 +34,8 @@ export interface StatementWrites {
   /** The rows' CTEs and answer column, given the claim's rows; undefined when the message sends nothing. */
   readonly addition: ((claimed: SqlStatement) => GuardedAddition) | undefined;
   committed(answer: Row | undefined): void;
+  /** Batched statement mode: committed, with the place and lease of each row read apart (a row not given is not leased). */
+  committedRows(written: readonly WrittenRow[]): void;
   /** The rows' ids, and whether each waits its turn in a FIFO group (then only a read tells its place and lease). */
   readonly rows: readonly { readonly id: string; readonly ordered: boolean }[];
 }
@@ -132,15 +134,14 @@ export function outboxBatch(settings: OutboxBatchSettings): OutboxBatch {
       const produced = outbox.messages?.(message, ctx) ?? [];
       if (!Array.isArray(produced)) throw new InboxConfigError('outbox messages must return an array of messages.');
       const rows = (produced as readonly OutboxMessage[]).map(prepared);
+      const committedRows = (written: readonly WrittenRow[]) => { committed.push(...keep(rows, written)); };
       return {
         addition: rows.length === 0
           ? undefined
           : (claimed) => ({ ctes: writeCtes(rows.map(({ toWrite }) => toWrite), leaseOf(ctx.key), claimed), columns: WRITTEN_ROWS_COLUMN }),
         rows: rows.map(({ toWrite }) => ({ id: toWrite.id, ordered: toWrite.ordered && toWrite.message.groupId !== undefined })),
-        committed(answer) {
-          const written = Array.isArray(answer?.['outbox_written']) ? (answer['outbox_written'] as [string, number | null, boolean][]).map(writtenRow) : [];
-          committed.push(...keep(rows, written));
-        },
+        committed: (answer) => committedRows(Array.isArray(answer?.['outbox_written']) ? (answer['outbox_written'] as [string, number | null, boolean][]).map(writtenRow) : []),
+        committedRows,
       };
     },
 
@@ -156,11 +157,11 @@ export function outboxBatch(settings: OutboxBatchSettings): OutboxBatch {
         }
       }
       for (const w of writes) {
-        const answer = w.rows.map(({ id, ordered: waits }) => {
-          const row = waits ? read.get(id) ?? { id, groupSeq: null, leased: false } : { id, groupSeq: null, leased: true };
-          return [row.id, row.groupSeq, row.leased];
-        });
-        w.committed({ outbox_written: answer });
+        w.committedRows(w.rows.flatMap(({ id, ordered: waits }): WrittenRow[] => {
+          if (!waits) return [{ id, groupSeq: null, leased: true }];
+          const row = read.get(id);
+          return row === undefined ? [] : [row];
+        }));
       }
     },
 
