@@ -1,6 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { SqsFaults } from '../local/sqs/index.js';
 import type { CrashPoint } from './crashing-handler.js';
+import { seededRandom } from './seeded-random.js';
 
 /** How often each fault strikes. */
 export interface FaultRates {
@@ -35,8 +36,9 @@ export interface FaultPlan {
 }
 
 /**
- * Turns fault rates into the hooks that inject them, every choice drawn from `random`. A seed fixes
- * the stream, not which message a draw meets: that depends on timing. Messages are handed out twice
+ * Turns fault rates into the hooks that inject them, every choice drawn from `random` (the crashes
+ * from a stream it seeds). A seed fixes the streams, not which message a draw meets: that depends on
+ * timing, but the n-th batch handed over meets the same crash draw whatever the timing. Messages are handed out twice
  * only from `queueName`, not from its DLQ.
  *
  * @example
@@ -47,6 +49,9 @@ export interface FaultPlan {
  */
 export function faultPlan(rates: FaultRates, queueName: string, random: () => number): FaultPlan {
   const producerRetries = { lostAnswers: 0, failedEntries: 0 };
+  // The crashes draw from a stream of their own, so the n-th batch's fate does not depend on how
+  // many sends and receives drew before it: a run whose producer finishes first crashes as often.
+  const crashRandom = seededRandom(Math.floor(random() * 2 ** 32));
   return {
     producerRetries,
     sqsFaults: {
@@ -65,10 +70,10 @@ export function faultPlan(rates: FaultRates, queueName: string, random: () => nu
       },
     },
     crashAt: (records) => {
-      if (records.length === 0 || random() >= rates.crashRate) return undefined;
+      if (records.length === 0 || crashRandom() >= rates.crashRate) return undefined;
       if (records.some((record) => Number(record.attributes.ApproximateReceiveCount) >= rates.maxReceiveCount)) return undefined;
-      const when = rates.crashes[Math.floor(random() * rates.crashes.length)]!;
-      return { when, at: 1 + Math.floor(random() * records.length) };
+      const when = rates.crashes[Math.floor(crashRandom() * rates.crashes.length)]!;
+      return { when, at: 1 + Math.floor(crashRandom() * records.length) };
     },
   };
 }
