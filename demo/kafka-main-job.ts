@@ -18,6 +18,7 @@ import { outcomeTally } from './outcome-tally.js';
 import { countSettled, lockOrders, readEffects, readInbox, readKept, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
+import { waitUntil } from './wait-until.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
 
@@ -290,12 +291,16 @@ export function kafkaWorker(mode: WorkerMode, db: Database, extra: { consumer?: 
 }
 
 async function waitUntilConsumed(source: RunningKafkaEventSource, timeoutMs: number, onPoll: () => Promise<void>): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (source.lag() > 0) {
-    if (performance.now() > deadline) throw new Error(`The topic was not consumed in ${timeoutMs} ms: ${source.lag()} records left.`);
-    await onPoll();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const lag = async () => {
+    const left = source.lag();
+    if (left > 0) await onPoll();
+    return left;
+  };
+  await waitUntil(lag, (left) => left === 0, {
+    timeoutMs,
+    intervalMs: 100,
+    timedOut: (left) => new Error(`The topic was not consumed in ${timeoutMs} ms: ${left} records left.`),
+  });
 }
 
 /**

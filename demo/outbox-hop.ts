@@ -1,7 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import type pg from 'pg';
 import type { Database } from '../functions/inbox/index.js';
-import { sleep } from '../functions/inbox/internal.js';
 import { sqsTarget, type StatementOutboxOptions } from '../functions/inbox/outbox/index.js';
 import { SHIP_ORDER_CONSUMER, SHIPMENT_NOTICES_TARGET, shipOrderOutbox, type ShipOrder } from '../functions/order-worker/ship-order.js';
 import { shipmentNoticeOptions } from '../functions/shipment-notices/shipment-notice.js';
@@ -12,12 +11,13 @@ import { crashingPublisher } from './crashing-publisher.js';
 import { withoutTraceContext } from './trace-check.js';
 import { settleDownstream, type DownstreamAccounts } from './downstream-accounts.js';
 import type { LambdaEnvironment } from './lambda-environment.js';
-import { drainQueue, queueDepth, type LocalStack, type QueueDepth } from './local-stack.js';
+import { drainQueue, queueDepth, queueIsEmpty, type LocalStack, type QueueDepth } from './local-stack.js';
 import type { OutboxFaultCounts, OutboxFaultPlan } from './outbox-fault-plan.js';
 import { countOpenOutboxRows, readNotices, readOutboxRows } from './outbox-rows.js';
 import { outcomeTally } from './outcome-tally.js';
 import { startRelaySchedule, type RelayScheduleStats, type RunningRelaySchedule } from './relay-schedule.js';
 import { unguardedNotices } from './unguarded-notices.js';
+import { waitUntil } from './wait-until.js';
 import type { SeededOrder } from './workload.js';
 
 /** The second FIFO queue, which the order worker's outbox sends OrderShipped messages to. */
@@ -200,15 +200,12 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
       [SHIPMENT_NOTICES_TARGET]: crashingPublisher(target, { invocation, crashAt: plan.sendCrashAt, onCrash: plan.onSendCrash }),
     }),
     async settled(timeoutMs) {
-      const deadline = performance.now() + timeoutMs;
-      for (;;) {
-        // Rows first: a row is marked only after its message is in the queue, so an empty queue read after no open rows is final.
-        const open = await countOpenOutboxRows(options.pool, consumer, keys);
-        const depth = await queueDepth(stack.sqsClient, queueUrl);
-        if (open === 0 && depth.visible + depth.inFlight + depth.delayed === 0) return;
-        if (performance.now() > deadline) throw new OutboxHopNotSettledError(open, depth, timeoutMs);
-        await sleep(250);
-      }
+      // Rows first: a row is marked only after its message is in the queue, so an empty queue read after no open rows is final.
+      const look = async () => ({ open: await countOpenOutboxRows(options.pool, consumer, keys), depth: await queueDepth(stack.sqsClient, queueUrl) });
+      await waitUntil(look, ({ open, depth }) => open === 0 && queueIsEmpty(depth), {
+        timeoutMs,
+        timedOut: ({ open, depth }) => new OutboxHopNotSettledError(open, depth, timeoutMs),
+      });
     },
     async finish(shipped) {
       const running = { relays: relays!, source: source! };

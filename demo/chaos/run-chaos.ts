@@ -14,6 +14,7 @@ import { OUTBOX_SCALED_DEFAULTS } from '../outbox-run-options.js';
 import { seedOrders } from '../order-rows.js';
 import { migrateReferenceDatabase } from '../reference-database.js';
 import { seededRandom } from '../seeded-random.js';
+import { waitUntil } from '../wait-until.js';
 import { orderWorkload, type Workload, type WorkerMode } from '../workload.js';
 import { checkChaos, type ChaosVerdict } from './chaos-check.js';
 import { PURGE_AUDIT_SQL, readLaneEvidence, readPurged } from './chaos-evidence.js';
@@ -73,11 +74,7 @@ function laneWorkload(messages: number, fifo: boolean, mode: WorkerMode, plan: C
 const lostDeleteOrders = (workload: Workload, count: number) => workload.orders.filter((order) => !order.stuck).slice(-count).map((order) => order.orderId);
 
 async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!await condition()) {
-    if (performance.now() > deadline) throw new Error(`The chaos run did not drain in ${timeoutMs / 1000} s: ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await waitUntil(condition, (done) => done, { timeoutMs, timedOut: () => new Error(`The chaos run did not drain in ${timeoutMs / 1000} s: ${what}.`) });
 }
 
 const sum = (counts: LaneFaultCounts) => Object.values(counts).reduce((total, count) => total + count, 0);

@@ -1,18 +1,18 @@
-import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { Database } from '../../functions/inbox/index.js';
 import type { StatementOutboxOptions } from '../../functions/inbox/outbox/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import type { ShipOrder } from '../../functions/order-worker/ship-order.js';
 import { startEventSource, type RunningEventSource } from '../../local/event-source/index.js';
-import { redriveDeadLetters, type SqsFaults } from '../../local/sqs/index.js';
+import type { SqsFaults } from '../../local/sqs/index.js';
 import { crashingHandler, type DyingInvocation } from '../crashing-handler.js';
 import { faultPlan } from '../fault-plan.js';
-import { drainQueue, queueDepth } from '../local-stack.js';
+import { drainQueue, queueDepth, queueIsEmpty } from '../local-stack.js';
 import { lostDeleteFault, workerOptions } from '../main-job.js';
 import type { Workload, WorkerMode } from '../workload.js';
 import { fifoSequences, type FirstDelivery } from './fifo-sequences.js';
-import { crashCounter, laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
+import { crashCounter, laneEnvironments, noFaults, paced, queueLaneDepth, redriveQueue, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
 
 /** Options of `sqsLane`. */
 export interface SqsLaneOptions {
@@ -131,21 +131,14 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
         for (const failure of result.failed) notSent.add(failure.key);
       });
     },
-    async depth() {
-      const depth = await queueDepth(options.client(), options.queueUrls().queueUrl);
-      return { backlog: depth.visible + depth.delayed, inFlight: depth.inFlight };
-    },
-    async drained() {
-      const depth = await queueDepth(options.client(), options.queueUrls().queueUrl);
-      return depth.visible + depth.inFlight + depth.delayed === 0;
-    },
+    depth: () => queueLaneDepth(options.client(), options.queueUrls().queueUrl),
+    drained: async () => queueIsEmpty(await queueDepth(options.client(), options.queueUrls().queueUrl)),
     relock: () => stuck.lock(),
     async redrive() {
       lostDeletes.stop();
       await stuck.release();
       redriving = true;
-      const { Attributes } = await options.client().send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrls().deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
-      return (await redriveDeadLetters(options.client(), { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
+      return redriveQueue(options.client(), options.queueUrls().deadLetterQueueUrl);
     },
     async stop() {
       await source?.stop();
