@@ -3,7 +3,7 @@ import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { Database } from '../functions/inbox/index.js';
 import { withDefaults } from '../functions/inbox/internal.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi } from '../local/data-api/index.js';
-import { createQueue, localSqsClient, startSqs, type RunningSqs, type SqsFaults } from '../local/sqs/index.js';
+import { createQueue, localSqsClient, redriveDeadLetters, startSqs, type RunningSqs, type SqsFaults } from '../local/sqs/index.js';
 import { waitUntil } from './wait-until.js';
 
 /** Options of `startLocalStack`. */
@@ -158,6 +158,19 @@ export async function queueDepth(client: SQSClient, queueUrl: string): Promise<Q
 
 /** Whether a queue holds nothing, visible, in flight or delayed. */
 export const queueIsEmpty = (depth: QueueDepth) => depth.visible + depth.inFlight + depth.delayed === 0;
+
+/**
+ * Moves what a DLQ holds back to its source queue, as an operator redrives it; resolves with the messages moved.
+ *
+ * @example
+ * ```ts
+ * const moved = await redriveQueue(stack.sqsClient, stack.deadLetterQueueUrl);
+ * ```
+ */
+export async function redriveQueue(client: SQSClient, deadLetterQueueUrl: string): Promise<number> {
+  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
+  return (await redriveDeadLetters(client, { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
+}
 
 /**
  * Receives and deletes every visible message of a queue, with their attributes, until a receive

@@ -6,11 +6,12 @@ import type { Database } from '../../functions/inbox/index.js';
 import type { ShipOrder } from '../../functions/order-worker/ship-order.js';
 import type { SqsFaults } from '../../local/sqs/index.js';
 import type { DyingInvocation } from '../crashing-handler.js';
+import { redriveQueue } from '../local-stack.js';
 import { outboxFaultPlan } from '../outbox-fault-plan.js';
 import { NOTICE_QUEUE_NAME, startOutboxHop, type OutboxHop, type OutboxHopReport } from '../outbox-hop.js';
 import { OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS } from '../outbox-run-options.js';
 import type { Workload } from '../workload.js';
-import { laneEnvironments, queueLaneDepth, redriveQueue, type LaneContext, type LaneDepth } from './lane.js';
+import { laneEnvironments, queueLaneDepth, type LaneContext, type LaneDepth } from './lane.js';
 
 /**
  * Share of the FIFO lane's invocations (three messages of a group or more) whose visibility timeout

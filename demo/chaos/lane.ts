@@ -1,8 +1,8 @@
-import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type pg from 'pg';
 import type { Database } from '../../functions/inbox/index.js';
 import { retry } from '../../functions/inbox/internal.js';
-import { redriveDeadLetters, type SqsFaults } from '../../local/sqs/index.js';
+import type { SqsFaults } from '../../local/sqs/index.js';
 import type { CrashPoint } from '../crashing-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from '../lambda-environment.js';
 import { queueDepth } from '../local-stack.js';
@@ -33,12 +33,6 @@ export interface LaneDepth {
 export async function queueLaneDepth(client: SQSClient, queueUrl: string): Promise<LaneDepth> {
   const depth = await queueDepth(client, queueUrl);
   return { backlog: depth.visible + depth.delayed, inFlight: depth.inFlight };
-}
-
-/** Moves what a DLQ holds back to its source queue, as an operator redrives it; resolves with the messages moved. */
-export async function redriveQueue(client: SQSClient, deadLetterQueueUrl: string): Promise<number> {
-  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
-  return (await redriveDeadLetters(client, { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
 }
 
 /** A consumer of the run beside the others: its source, its worker, its producer. */

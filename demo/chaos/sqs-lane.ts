@@ -8,11 +8,11 @@ import { startEventSource, type RunningEventSource } from '../../local/event-sou
 import type { SqsFaults } from '../../local/sqs/index.js';
 import { crashingHandler, type DyingInvocation } from '../crashing-handler.js';
 import { faultPlan } from '../fault-plan.js';
-import { drainQueue, queueDepth, queueIsEmpty } from '../local-stack.js';
+import { drainQueue, queueDepth, queueIsEmpty, redriveQueue } from '../local-stack.js';
 import { lostDeleteFault, workerOptions } from '../main-job.js';
 import type { Workload, WorkerMode } from '../workload.js';
 import { fifoSequences, type FirstDelivery } from './fifo-sequences.js';
-import { crashCounter, laneEnvironments, noFaults, paced, queueLaneDepth, redriveQueue, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
+import { crashCounter, laneEnvironments, noFaults, paced, queueLaneDepth, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
 
 /** Options of `sqsLane`. */
 export interface SqsLaneOptions {
