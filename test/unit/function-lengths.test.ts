@@ -7,9 +7,6 @@ import { functionLengths, overLimit } from '../../scripts/function-lengths.js';
  */
 const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'functions/inbox/outbox/outbox-batch.ts outboxBatch': 96,
-  'local/sqs/server.ts startSqs': 92,
-  'local/sns/server.ts startSns': 73,
-  'local/data-api/server.ts startDataApi': 71,
   'functions/inbox/pg/pg-database.ts pgDatabase': 66,
   'functions/inbox/outbox/event-bridge-target.ts eventBridgeTarget': 65,
   'functions/inbox/data-api/data-api-database.ts dataApiDatabase': 61,
