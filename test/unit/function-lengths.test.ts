@@ -6,10 +6,7 @@ import { functionLengths, overLimit } from '../../scripts/function-lengths.js';
  * A debt that only shrinks: cut one below its limit and its line here must go; none may grow, none join.
  */
 const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, number>> = {
-  'functions/inbox/outbox/outbox-batch.ts outboxBatch': 96,
-  'functions/inbox/pg/pg-database.ts pgDatabase': 66,
   'functions/inbox/outbox/event-bridge-target.ts eventBridgeTarget': 65,
-  'functions/inbox/data-api/data-api-database.ts dataApiDatabase': 61,
 };
 
 describe('no function you cannot read on one screen: 60 lines in functions/inbox, lib and local, 80 in demo', () => {
