@@ -4,8 +4,9 @@ import { OperatorCommandError } from '../errors.js';
 import { countOf, stringOf, stringsOf, timeOf, type OptionSpec, type OptionValues } from './arguments.js';
 import { auditRun, writeAudit } from './audit.js';
 import type { CommandResult } from './cli-io.js';
-import { whereAll, type Command } from './command.js';
+import { inChunks, whereAll, type Command } from './command.js';
 import { CHANGE_OPTIONS, confirmed } from './confirm.js';
+import { progressOf, type Progress } from './progress.js';
 import { textTable } from './table.js';
 
 const FILTERS: Readonly<Record<string, OptionSpec>> = {
@@ -73,7 +74,11 @@ export const outboxListCommand: Command = {
  * at their place, when the cleanup purged it idle), so the relay sends them with their own id, a
  * group's rows in their `group_seq` order before the group's later open rows.
  */
-async function reopen(tx: Transaction, rows: readonly OutboxListed[]): Promise<void> {
+async function reopen(tx: Transaction, rows: readonly OutboxListed[], progress: Progress): Promise<void> {
+  await inChunks(rows, 500, (chunk) => reopenChunk(tx, chunk), progress);
+}
+
+async function reopenChunk(tx: Transaction, rows: readonly OutboxListed[]): Promise<void> {
   const ids = sql.json(rows.map((row) => row.id));
   await tx.query(sql`UPDATE outbox_message SET failed_at = NULL, claimed_by = NULL, claimed_until = NULL
     WHERE id IN (SELECT jsonb_array_elements_text(${ids}::jsonb)::uuid) AND failed_at IS NOT NULL`);
@@ -107,7 +112,7 @@ export const outboxRetryCommand: Command = {
     const retried = await db.transaction(async (tx) => {
       // Read again under lock: a row retried or purged since the preview is left out.
       const rows = await outboxRows(tx, where, limit, true);
-      if (rows.length > 0) await reopen(tx, rows);
+      if (rows.length > 0) await reopen(tx, rows, progressOf(io, 'outbox retry', rows.length));
       await writeAudit(tx, run, { ...filters, ids: rows.map((row) => row.id) }, rows.length);
       return rows;
     });
@@ -116,5 +121,49 @@ export const outboxRetryCommand: Command = {
       text: `${table(retried)}\n${retried.length} failed outbox rows opened again; the relay sends them on its next run (audit run ${run.runId}).`,
       exitCode: 0,
     };
+  },
+};
+
+/** The states a purge may delete: never an open row, which is the relay's (or its writer's) to send. */
+const PURGEABLE = ['failed', 'dispatched'];
+
+/**
+ * `sqs-inbox outbox purge`: deletes failed rows (or, with `--state dispatched`, dispatched ones
+ * before the cleanup would) that the filters select, in one transaction with its audit row. A
+ * failed row already gave up its place in its FIFO group (the group went on past it, and its open
+ * count does not count it), so deleting it leaves the group's numbering and count as they are;
+ * what it gives up is a later `outbox retry`. Open rows are refused: they are the relay's to send.
+ */
+export const outboxPurgeCommand: Command = {
+  name: 'outbox purge',
+  summary: 'deletes failed outbox rows (or dispatched ones) the filters select: never sent again',
+  usage: '',
+  options: { ...FILTERS, state: { type: 'string', description: 'failed or dispatched (default failed)' }, ...CHANGE_OPTIONS },
+  async run({ values, io, db }): Promise<CommandResult> {
+    const state = stringOf(values, 'state') ?? 'failed';
+    if (!PURGEABLE.includes(state)) {
+      throw new OperatorCommandError(`--state ${JSON.stringify(state)} cannot be purged: give failed or dispatched (an open row is the relay's to send; \`sqs-inbox outbox list --state open\` shows them).`);
+    }
+    const where = [STATES[state]!, ...filtersOf(values)];
+    const limit = countOf(stringOf(values, 'limit') ?? '100', 'limit');
+    const preview = await outboxRows(db, where, limit);
+    const table = (rows: readonly OutboxListed[]) => textTable(rows as unknown as Record<string, unknown>[], COLUMNS);
+    if (values['dry-run'] === true || preview.length === 0) {
+      return { json: { dryRun: values['dry-run'] === true, wouldPurge: preview }, text: `Would purge ${preview.length} ${state} outbox rows:\n${table(preview)}`, exitCode: 0 };
+    }
+    if (!(await confirmed(values, io, 'outbox purge', `delete ${state} outbox rows for good`, preview.length))) {
+      return { json: { purged: [] }, text: 'Nothing purged.', exitCode: 0 };
+    }
+    const run = auditRun('outbox purge', io.actor);
+    const filters = Object.fromEntries([...Object.keys(FILTERS), 'state'].filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
+    const purged = await db.transaction(async (tx) => {
+      // Read again under lock: a row retried since the preview is open now, and stays.
+      const rows = await outboxRows(tx, where, limit, true);
+      await inChunks(rows.map((row) => row.id), 500, (ids) => tx.query(sql`DELETE FROM outbox_message
+        WHERE id IN (SELECT jsonb_array_elements_text(${sql.json(ids)}::jsonb)::uuid) AND (failed_at IS NOT NULL OR dispatched_at IS NOT NULL)`), progressOf(io, 'outbox purge', rows.length));
+      await writeAudit(tx, run, { ...filters, ids: rows.map((row) => row.id) }, rows.length);
+      return rows;
+    });
+    return { json: { runId: run.runId, purged }, text: `${table(purged)}\n${purged.length} ${state} outbox rows purged (audit run ${run.runId}).`, exitCode: 0 };
   },
 };

@@ -64,13 +64,56 @@ async function figures(db: Database, consumer: string | undefined, since: Date, 
   return { consumers, reasons: reasons.map((row) => ({ ...row, count: Number(row.count) })), failed: failed.map((row) => ({ ...row, count: Number(row.count) })) };
 }
 
+/** When the cleanup or a consumer's relay last ran, and what it did; `never` when it has no row. */
+interface LastRun {
+  component: 'cleanup' | 'relay';
+  consumer: string | null;
+  lastRunAt: string | null;
+  ageSeconds: number | null;
+  report: Record<string, unknown> | null;
+}
+
+/**
+ * The cleanup's last run, and the relays' of the consumers that have one or undispatched outbox rows
+ * (which a relay sends). A printed fact, not a verdict: the schedules are the stack's, unknown here.
+ * Null when the database predates the table (the kit's migration 0007).
+ */
+async function lastRuns(db: Database, consumer: string | undefined, consumers: readonly ConsumerStatus[]): Promise<LastRun[] | null> {
+  const { rows: [table] } = await db.query<{ present: boolean }>(sql`SELECT to_regclass('kit_run') IS NOT NULL AS present`);
+  if (table?.present !== true) return null;
+  const { rows } = await db.query<{ component: 'cleanup' | 'relay'; consumer_name: string; at: string; age: number; report: Record<string, unknown> | string }>(sql`SELECT component,
+    consumer_name, to_json(ran_at)#>>'{}' AS at, extract(epoch FROM now() - ran_at)::float8 AS age, report FROM kit_run
+    ${whereAll(consumer === undefined ? [] : [sql`component = 'cleanup' OR consumer_name = ${consumer}`])} ORDER BY component, consumer_name`);
+  const runOf = (component: LastRun['component'], name: string): LastRun => {
+    const row = rows.find((candidate) => candidate.component === component && candidate.consumer_name === name);
+    return {
+      component, consumer: component === 'cleanup' ? null : name, lastRunAt: row?.at ?? null, ageSeconds: row === undefined ? null : Math.round(Number(row.age)),
+      report: row === undefined ? null : typeof row.report === 'string' ? JSON.parse(row.report) as Record<string, unknown> : row.report,
+    };
+  };
+  const relayed = new Set([...rows.filter((row) => row.component === 'relay').map((row) => row.consumer_name), ...consumers.filter((c) => c.outboxOpen > 0).map((c) => c.consumer)]);
+  return [runOf('cleanup', ''), ...[...relayed].sort().map((name) => runOf('relay', name))];
+}
+
+/** A last run as one line of text. */
+function runLine(run: LastRun): string {
+  const who = run.component === 'cleanup' ? 'cleanup' : `relay of ${run.consumer}`;
+  if (run.lastRunAt === null) return `  ${who}: never`;
+  return `  ${who}: ${run.lastRunAt} (${run.ageSeconds} s ago) ${JSON.stringify(run.report)}`;
+}
+
 /** What needs a person, one sentence each with what to run. */
-function attentionOf(consumers: readonly ConsumerStatus[], stuckSeconds: number): string[] {
+function attentionOf(consumers: readonly ConsumerStatus[], stuckSeconds: number, runs: readonly LastRun[] | null): string[] {
+  const relayRun = (consumer: string) => {
+    const run = runs?.find((candidate) => candidate.component === 'relay' && candidate.consumer === consumer);
+    if (run === undefined) return '';
+    return run.lastRunAt === null ? ' (no relay run is recorded)' : ` (its relay last ran ${run.ageSeconds} s ago)`;
+  };
   return consumers.flatMap((c) => [
     ...(c.awaitingReplay > 0 ? [`${c.consumer}: ${c.awaitingReplay} rejected messages wait for a replay (sqs-inbox rejected list --consumer ${c.consumer}).`] : []),
     ...(c.collisions > 0 ? [`${c.consumer}: ${c.collisions} collisions, a known key with another body (sqs-inbox rejected list --consumer ${c.consumer} --kind collision).`] : []),
     ...(c.outboxFailed > 0 ? [`${c.consumer}: ${c.outboxFailed} outbox rows failed (sqs-inbox outbox list --consumer ${c.consumer}).`] : []),
-    ...(c.oldestOpenSeconds !== null && c.oldestOpenSeconds > stuckSeconds ? [`${c.consumer}: the oldest undispatched outbox row waits for ${c.oldestOpenSeconds} s: is its relay running?`] : []),
+    ...(c.oldestOpenSeconds !== null && c.oldestOpenSeconds > stuckSeconds ? [`${c.consumer}: the oldest undispatched outbox row waits for ${c.oldestOpenSeconds} s: is its relay running?${relayRun(c.consumer)}`] : []),
     ...(c.groupsHeld > 0 ? [`${c.consumer}: ${c.groupsHeld} FIFO groups held up behind an unsent row (sqs-inbox outbox list --consumer ${c.consumer} --state open).`] : []),
   ]);
 }
@@ -78,7 +121,7 @@ function attentionOf(consumers: readonly ConsumerStatus[], stuckSeconds: number)
 /** `sqs-inbox status`: per consumer, what went through and what needs a person; exit 1 when something does. */
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'per consumer: processed, rejected, collisions, the outbox\'s backlog and failures; exits 1 when something needs a person',
+  summary: 'per consumer: processed, rejected, collisions, the outbox\'s backlog and failures, the cleanup\'s and relays\' last runs; exits 1 when something needs a person',
   usage: '',
   options: {
     consumer: { type: 'string', description: 'only this consumer' },
@@ -89,13 +132,15 @@ export const statusCommand: Command = {
     const since = timeOf(stringOf(values, 'since') ?? '24h', 'since');
     const stuckSeconds = countOf(stringOf(values, 'stuck-after') ?? '300', 'stuck-after', 0);
     const { consumers, reasons, failed } = await figures(db, stringOf(values, 'consumer'), since, stuckSeconds);
-    const attention = attentionOf(consumers, stuckSeconds);
-    const json = { since: since.toISOString(), consumers, kept: reasons, outboxFailed: failed, attention };
+    const runs = await lastRuns(db, stringOf(values, 'consumer'), consumers);
+    const attention = attentionOf(consumers, stuckSeconds, runs);
+    const json = { since: since.toISOString(), consumers, kept: reasons, outboxFailed: failed, lastRuns: runs, attention };
     const text = [
       `Since ${json.since}`,
       textTable(consumers as unknown as Record<string, unknown>[], ['consumer', 'processed', 'rejected', 'collisions', 'awaitingReplay', 'outboxOpen', 'oldestOpenSeconds', 'outboxFailed', 'groupsHeld']),
       '', 'Kept (rejected and collided) by reason', textTable(reasons, ['consumer', 'kept_as', 'reason', 'count']),
       '', 'Failed outbox rows by target and reason', textTable(failed, ['consumer', 'target', 'reason', 'count']),
+      '', 'Last runs', ...(runs === null ? ['  not recorded: the kit\'s migration 0007_kit_run.sql is not applied to this database'] : runs.map(runLine)),
       '', attention.length === 0 ? 'All is well.' : `Needs a person:\n${attention.map((line) => `  - ${line}`).join('\n')}`,
     ].join('\n');
     return { json, text, exitCode: attention.length === 0 ? 0 : 1 };
