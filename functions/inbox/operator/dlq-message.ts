@@ -1,6 +1,6 @@
 import type { Message, MessageAttributeValue } from '@aws-sdk/client-sqs';
-import type { SQSRecord, SQSMessageAttributes } from 'aws-lambda';
 import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
+import { toSqsRecord } from '../sqs/sqs-message-record.js';
 import { sqsDefaultKey } from '../sqs/sqs-source.js';
 
 /**
@@ -26,40 +26,6 @@ export interface DlqMessage {
   readonly attributes: Record<string, MessageAttributeValue>;
 }
 
-/** The message attributes as Lambda's event writes them, which the consumer's default key reads. */
-function lambdaAttributes(attributes: Readonly<Record<string, MessageAttributeValue>>): SQSMessageAttributes {
-  return Object.fromEntries(Object.entries(attributes).map(([name, value]) => [name, {
-    dataType: value.DataType ?? 'String',
-    stringValue: value.StringValue,
-    binaryValue: value.BinaryValue === undefined ? undefined : Buffer.from(value.BinaryValue).toString('base64'),
-    stringListValues: [],
-    binaryListValues: [],
-  }]));
-}
-
-/** The message as the record a consumer's event would carry: what `sqsDefaultKey` reads. */
-function recordOf(message: Message, dlqArn: string): SQSRecord {
-  const system = message.Attributes ?? {};
-  return {
-    messageId: message.MessageId ?? '',
-    receiptHandle: message.ReceiptHandle ?? '',
-    body: message.Body ?? '',
-    attributes: {
-      ApproximateReceiveCount: system.ApproximateReceiveCount ?? '1',
-      SentTimestamp: system.SentTimestamp ?? '0',
-      SenderId: system.SenderId ?? '',
-      ApproximateFirstReceiveTimestamp: system.ApproximateFirstReceiveTimestamp ?? '0',
-      ...(system.MessageGroupId === undefined ? {} : { MessageGroupId: system.MessageGroupId }),
-      ...(system.MessageDeduplicationId === undefined ? {} : { MessageDeduplicationId: system.MessageDeduplicationId }),
-    },
-    messageAttributes: lambdaAttributes(message.MessageAttributes ?? {}),
-    md5OfBody: message.MD5OfBody ?? '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: dlqArn,
-    awsRegion: dlqArn.split(':')[3] ?? '',
-  };
-}
-
 /**
  * A message received from a DLQ (with `MessageSystemAttributeNames` and `MessageAttributeNames`
  * `All`), its key read by the kit's own default (`sqsDefaultKey`) and sorted by what a move does to
@@ -73,7 +39,7 @@ function recordOf(message: Message, dlqArn: string): SQSRecord {
  * ```
  */
 export function dlqMessage(message: Message, dlqArn: string): DlqMessage {
-  const record = recordOf(message, dlqArn);
+  const record = toSqsRecord(message, { arn: dlqArn, region: dlqArn.split(':')[3] ?? '' });
   const { key, fallback } = sqsDefaultKey(record);
   const attributes = Object.fromEntries(Object.entries(message.MessageAttributes ?? {})
     .filter(([name]) => name !== IDEMPOTENCY_KEY_ATTRIBUTE)

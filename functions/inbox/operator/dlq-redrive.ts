@@ -172,35 +172,33 @@ async function deleteMoved(client: SQSClient, dlqUrl: string, moved: readonly Dl
   return notDeleted;
 }
 
-/** One received batch: which go, and which stay (a FIFO group stays whole behind its first message that stays). */
+/**
+ * One received batch, in its order: which go, and which stay. On FIFO each goes on its own, and a
+ * group stays whole behind its first message that stays; on a standard queue the batch goes in one call.
+ */
 async function moveBatch(batch: readonly DlqMessage[], options: RedriveDlqOptions, held: Set<string>, fifo: boolean): Promise<{ moved: (DlqMessage & { sentAs: string })[]; left: LeftMessage[] }> {
+  const moved: (DlqMessage & { sentAs: string })[] = [];
   const left: LeftMessage[] = [];
   const stay = (message: DlqMessage, reason: LeftMessage['reason'], error?: string) => {
     left.push({ messageId: message.messageId, key: message.key, kind: message.kind, reason, ...(error === undefined ? {} : { error }) });
     if (message.groupId !== undefined) held.add(message.groupId);
   };
-  const going: DlqMessage[] = [];
-  for (const message of batch) {
-    if (message.groupId !== undefined && held.has(message.groupId)) stay(message, 'group-held');
-    else if (message.kind === 'unkeyed' && options.includeUnkeyed !== true) stay(message, 'unkeyed');
-    else going.push(message);
-  }
-  const moved: (DlqMessage & { sentAs: string })[] = [];
-  // FIFO: one at a time, so a send that fails keeps the rest of its group behind it.
-  const rounds = fifo ? going.map((message) => [message]) : [going];
-  for (const round of rounds) {
-    if (round.length === 0) continue;
-    if (fifo && held.has(round[0]!.groupId!)) {
-      stay(round[0]!, 'group-held');
-      continue;
-    }
-    const answers = await sendBack(options.client, options.queueUrl, round);
-    round.forEach((message, index) => {
+  const send = async (messages: readonly DlqMessage[]) => {
+    const answers = await sendBack(options.client, options.queueUrl, messages);
+    messages.forEach((message, index) => {
       const answer = answers[index]!;
       if ('sentAs' in answer) moved.push({ ...message, sentAs: answer.sentAs });
       else stay(message, 'send-failed', answer.error);
     });
+  };
+  const going: DlqMessage[] = [];
+  for (const message of batch) {
+    if (message.groupId !== undefined && held.has(message.groupId)) stay(message, 'group-held');
+    else if (message.kind === 'unkeyed' && options.includeUnkeyed !== true) stay(message, 'unkeyed');
+    else if (fifo) await send([message]);
+    else going.push(message);
   }
+  if (going.length > 0) await send(going);
   return { moved, left };
 }
 
