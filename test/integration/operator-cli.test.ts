@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntilDrained } from '../../demo/local-stack.js';
 import { PermanentError, processBatch, sql, type Database, type InboxOptions } from '../../functions/inbox/index.js';
+import { cleanupInbox, recordKitRun } from '../../functions/inbox/cleanup/index.js';
 import { relayOutbox, sqsTarget, type Publisher } from '../../functions/inbox/outbox/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
@@ -22,7 +23,7 @@ import { queueName, startTestSqs, type TestSqs } from '../support/sqs.js';
 const PROJECT_MIGRATION = `CREATE TABLE payments (payment_key text PRIMARY KEY, amount integer NOT NULL);
 GRANT SELECT, INSERT ON payments TO pay_consumer;
 `;
-const ROLES = { pay_consumer: 'consumer', kit_operator: 'operator' } as const;
+const ROLES = { pay_consumer: 'consumer', kit_operator: 'operator', kit_cleanup: 'cleanup', kit_relay: 'relay' } as const;
 const CONSUMER = 'pay-ledger';
 const REFUSAL = 'QueueDoesNotExist: the ledger queue was deleted';
 
@@ -320,5 +321,96 @@ describe('outbox retry and status on FIFO groups', () => {
     expect(held.code).toBe(1);
     expect(held.json<{ consumers: unknown[] }>().consumers).toEqual([expect.objectContaining({ consumer: 'held-group', groupsHeld: 1, outboxOpen: 1 })]);
     expect(patient.code).toBe(0);
+  });
+});
+
+describe('rejected purge and outbox purge', () => {
+  /** A kept message of `consumer` under `key`, with its rejected inbox row. */
+  async function keep(consumer: string, key: string, keptAs: 'rejected' | 'collision' = 'rejected'): Promise<void> {
+    await target.pool.query(`INSERT INTO consumed_message (consumer_name, message_id, status, payload_hash, error) VALUES ($1, $2, 'rejected', 'h', 'bad') ON CONFLICT DO NOTHING`, [consumer, key]);
+    await target.pool.query(`INSERT INTO kept_message (consumer_name, message_key, kept_as, reason, source, body, body_encoding, body_bytes, kept_bytes, origin)
+      VALUES ($1, $2, $3, 'bad', 'sqs', '{}', 'utf8', 2, 2, '{}')`, [consumer, key, keptAs]);
+  }
+  const keptKeys = async (consumer: string) => (await target.pool.query<{ message_key: string }>('SELECT message_key FROM kept_message WHERE consumer_name = $1 ORDER BY message_key', [consumer])).rows.map((row) => row.message_key);
+
+  it('rejected purge deletes what rejected list selects, keeps the inbox rows (a redelivery stays a duplicate), and leaves its audit row', async () => {
+    await keep('purge-kept', 'k-1');
+    await keep('purge-kept', 'k-2');
+    await keep('purge-kept', 'k-3', 'collision');
+    const before = await kitTables(target.pool);
+
+    const dry = await asOperator(['rejected', 'purge', '--consumer', 'purge-kept', '--kind', 'rejected', '--dry-run', '--json']);
+    const unconfirmed = await asOperator(['rejected', 'purge', '--consumer', 'purge-kept', '--kind', 'rejected']);
+    const changedNothing = await kitTables(target.pool);
+    const run = await asOperator(['rejected', 'purge', '--consumer', 'purge-kept', '--kind', 'rejected', '--yes', '--json']);
+
+    expect(dry.json<{ wouldPurge: { key: string }[] }>().wouldPurge.map((row) => row.key)).toEqual(['k-1', 'k-2']);
+    expect(unconfirmed.code).toBe(2);
+    expect(changedNothing).toEqual(before);
+    expect(run.code).toBe(0);
+    expect(await keptKeys('purge-kept')).toEqual(['k-3']);
+    const { rows: inbox } = await target.pool.query('SELECT message_id FROM consumed_message WHERE consumer_name = $1 ORDER BY message_id', ['purge-kept']);
+    expect(inbox.map((row) => row.message_id)).toEqual(['k-1', 'k-2', 'k-3']);
+    const { rows: audit } = await target.pool.query(`SELECT row_count, db_role, subject FROM operator_audit WHERE command = 'rejected purge'`);
+    expect(audit).toEqual([{ row_count: 2, db_role: 'kit_operator', subject: expect.objectContaining({ consumer: 'purge-kept', kind: 'rejected', keys: ['k-1', 'k-2'] }) }]);
+  });
+
+  it('outbox purge deletes a failed row of a FIFO group and leaves the group\'s numbering, open count and open rows as they are', async () => {
+    await target.pool.query(`INSERT INTO outbox_group (consumer_name, target, group_id, next_seq, open_rows) VALUES ('purge-group', 'ledger', 'g-1', 3, 1)`);
+    const insert = (seq: number, failed: boolean) => target.pool.query<{ id: string }>(`INSERT INTO outbox_message (id, consumer_name, message_key, target, body, group_id, group_seq, size_bytes, failed_at, error)
+      VALUES (gen_random_uuid(), 'purge-group', $1, 'ledger', '{}', 'g-1', $2, 2, CASE WHEN $3 THEN now() END, CASE WHEN $3 THEN 'refused' END) RETURNING id::text`, [`key-${seq}`, seq, failed]);
+    const failedId = (await insert(2, true)).rows[0]!.id;
+    const openId = (await insert(3, false)).rows[0]!.id;
+    const group = async () => (await target.pool.query('SELECT next_seq::int, open_rows FROM outbox_group WHERE consumer_name = $1', ['purge-group'])).rows;
+    const groupBefore = await group();
+
+    const run = await asOperator(['outbox', 'purge', '--consumer', 'purge-group', '--yes', '--json']);
+
+    expect(run.code).toBe(0);
+    expect(run.json<{ purged: { id: string }[] }>().purged.map((row) => row.id)).toEqual([failedId]);
+    const { rows } = await target.pool.query('SELECT id::text FROM outbox_message WHERE consumer_name = $1', ['purge-group']);
+    expect(rows.map((row) => row.id)).toEqual([openId]);
+    expect(await group()).toEqual(groupBefore);
+  });
+
+  it('outbox purge refuses open rows, which are the relay\'s to send, in one sentence with exit 2', async () => {
+    const run = await asOperator(['outbox', 'purge', '--state', 'open', '--yes']);
+
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^sqs-inbox outbox purge: --state "open" cannot be purged: give failed or dispatched/);
+  });
+});
+
+describe('status says when the cleanup and each relay last ran', () => {
+  const runsOf = async () => (await asOperator(['status', '--json'])).json<{ lastRuns: { component: string; consumer: string | null; lastRunAt: string | null; report: Record<string, unknown> | null }[] }>().lastRuns;
+
+  it('"never" for a cleanup that has not run; a relay run signed in as the relay role is there with its report', async () => {
+    const relayDb = pgDatabase({ connectionString: deployed.roles.kit_relay!.url, max: 1 });
+    try {
+      await relayOutbox(relayDb, { ledger: deletedTarget }, { consumer: 'relayed-once', graceMs: 0 });
+    } finally {
+      await relayDb.close();
+    }
+
+    const runs = await runsOf();
+    const text = (await asOperator(['status'])).stdout;
+
+    expect(runs.find((run) => run.component === 'cleanup')).toEqual({ component: 'cleanup', consumer: null, lastRunAt: null, ageSeconds: null, report: null });
+    expect(runs.find((run) => run.consumer === 'relayed-once')).toEqual(expect.objectContaining({ component: 'relay', lastRunAt: expect.any(String), report: expect.objectContaining({ sent: 0, ended: 'caughtUp' }) }));
+    expect(text).toMatch(/Last runs\n  cleanup: never\n/);
+  });
+
+  it('a cleanup run recorded by the cleanup role replaces "never" with its time and what it deleted', async () => {
+    const cleanupDb = pgDatabase({ connectionString: deployed.roles.kit_cleanup!.url, max: 1 });
+    try {
+      await recordKitRun(cleanupDb, 'cleanup', await cleanupInbox(cleanupDb, { retentionMs: 86_400_000 }));
+    } finally {
+      await cleanupDb.close();
+    }
+
+    const text = (await asOperator(['status'])).stdout;
+
+    expect((await runsOf()).find((run) => run.component === 'cleanup')).toEqual(expect.objectContaining({ lastRunAt: expect.any(String), report: { deleted: 0, batches: 1, done: true } }));
+    expect(text).toMatch(/  cleanup: \d{4}-\d\d-\d\dT[^ ]+ \(\d+ s ago\) \{.*"deleted":0/);
   });
 });

@@ -45,14 +45,14 @@ const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => S
     sql`GRANT UPDATE (touched_at) ON outbox_group TO ${role}`,
     sql`GRANT SELECT (id, kept_at), DELETE ON kept_message TO ${role}`,
     sql`GRANT UPDATE (kept_at) ON kept_message TO ${role}`,
-    sql`GRANT SELECT (component, consumer_name), INSERT, UPDATE (ran_at, report) ON kit_run TO ${role}`,
+    sql`GRANT SELECT, INSERT, UPDATE (ran_at, report) ON kit_run TO ${role}`,
   ],
   relay: (role) => [
     sql`GRANT SELECT ON outbox_message TO ${role}`,
     sql`GRANT UPDATE (claimed_by, claimed_until, attempts, dispatched_at, failed_at, error) ON outbox_message TO ${role}`,
     sql`GRANT SELECT ON outbox_group TO ${role}`,
     sql`GRANT UPDATE (open_rows, holder, held_until, touched_at) ON outbox_group TO ${role}`,
-    sql`GRANT SELECT (component, consumer_name), INSERT, UPDATE (ran_at, report) ON kit_run TO ${role}`,
+    sql`GRANT SELECT, INSERT, UPDATE (ran_at, report) ON kit_run TO ${role}`,
   ],
   operator: (role) => [
     sql`GRANT SELECT, DELETE ON kept_message TO ${role}`,
