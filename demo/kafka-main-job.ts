@@ -14,6 +14,7 @@ import type { CrashPoint } from './crashing-handler.js';
 import { crashingKafkaHandler } from './crashing-kafka-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
 import { releaseAll, runDatabase } from './main-job.js';
+import { operatorStatus, type OperatorStatus } from './operator-status.js';
 import { outcomeTally } from './outcome-tally.js';
 import { countSettled, lockOrders, readEffects, readInbox, readKept, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
@@ -156,6 +157,8 @@ export interface KafkaMainJobReport extends Accounts {
   readonly orderBreaks: number;
   readonly dataApi: DataApiStats;
   readonly seconds: number;
+  /** `npx sqs-inbox status` of the run's database, which `npm start` ends its report with. */
+  readonly status: OperatorStatus;
 }
 
 /** The defaults of `runKafkaMainJob`, in one place; `npm start -- --source kafka` shows them in its help. */
@@ -412,9 +415,11 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
       notSent: produced.failed,
     });
     const orderBreaks = await countOrderBreaks(pool, log, settings.partitions);
+    const status = await operatorStatus(database.url);
     failed = false;
     return {
       ...accounts,
+      status,
       mode: settings.mode,
       orders: settings.orders,
       partitions: settings.partitions,

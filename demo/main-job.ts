@@ -22,6 +22,7 @@ import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultsByQueue } from './queue-faults.js';
 import { outboxFaultPlan } from './outbox-fault-plan.js';
+import { operatorStatus, type OperatorStatus } from './operator-status.js';
 import { NOTICE_QUEUE_NAME, startOutboxHop, type OutboxHop, type OutboxHopReport } from './outbox-hop.js';
 import { startTraceCheck } from './trace-check.js';
 import { checkOutboxRunSettings, OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS, type OutboxRunOptions } from './outbox-run-options.js';
@@ -236,6 +237,8 @@ export interface MainJobReport extends Accounts {
   /** The second hop's accounts and faults, with `outbox`. */
   readonly outbox: OutboxHopReport | undefined;
   readonly seconds: number;
+  /** `npx sqs-inbox status` of the run's database, which `npm start` ends its report with. */
+  readonly status: OperatorStatus;
 }
 
 /** The Data API emulator's counts in one line: open transactions, errors and calls by name. */
@@ -575,9 +578,11 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       parked: parkedMessages.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
       notSent: new Set(sent.failed.map((failure) => failure.key)),
     });
+    const status = await operatorStatus(database.url);
     failed = false;
     return {
       ...accounts,
+      status,
       queue: settings.queue,
       mode: settings.mode,
       driver: settings.driver,
