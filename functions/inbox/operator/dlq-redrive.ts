@@ -216,9 +216,7 @@ async function moveBatch(batch: readonly DlqMessage[], options: RedriveDlqOption
  *
  * @example
  * ```ts
- * import { SQSClient } from '@aws-sdk/client-sqs';
- * import { redriveDlq } from 'sqs-inbox/operator';
- *
+ * // `sqs-inbox dlq redrive --dlq-url ... --queue-url ... --yes` runs it:
  * const { moved, left } = await redriveDlq({ client: new SQSClient({}), dlqUrl, queueUrl });
  * if (left.length > 0) console.error(`${left.length} stayed in the DLQ: ${left[0]!.reason}`);
  * ```
