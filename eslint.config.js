@@ -15,7 +15,9 @@ const inboxLayers = [
   ['errors.ts', 'contract.ts', 'with-defaults.ts', 'retry.ts', 'aws-errors.ts', 'permanent-error.ts'],
   ['sql'],
   ['database', 'transient.ts'],
-  ['claim', 'pg', 'data-api', 'migrations', 'cleanup', 'outcome.ts', 'statement-context.ts', 'telemetry.ts', 'kit-run.ts'],
+  // The cleanup's and relays' last runs: below both, which write them.
+  ['kit-run.ts'],
+  ['claim', 'pg', 'data-api', 'migrations', 'cleanup', 'outcome.ts', 'statement-context.ts', 'telemetry.ts'],
   ['metric-log.ts', 'trace'],
   ['producer'],
   ['outbox'],

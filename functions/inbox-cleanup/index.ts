@@ -1,11 +1,10 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import { cleanupInbox, cleanupKept, cleanupOutbox } from '../inbox/cleanup/index.js';
+import { cleanupInbox, cleanupKept, cleanupOutbox, recordKitRun } from '../inbox/cleanup/index.js';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
 import type { Database } from '../inbox/index.js';
 import { INBOX_ENV, METRICS_SCHEMA } from '../inbox/contract.js';
-import { recordKitRun } from '../inbox/kit-run.js';
 import { publishCleanupRun, type CleanupRunReport } from './metrics.js';
 import { cleanupSettings } from './settings.js';
 

@@ -9,9 +9,14 @@ export type KitRunComponent = 'cleanup' | 'relay';
  * last one, so `npx sqs-inbox status` can say when each last ran and what it did. `consumer` is the
  * relay's; the cleanup serves every consumer of its database and records none.
  *
+ * `relayOutbox` records its runs itself; the cleanup function `InboxDatabase` deploys records its
+ * own, and a cleanup of yours does it with this at its end.
+ *
  * @example
  * ```ts
- * await recordKitRun(db, 'relay', { sent: 12, failed: 0 }, 'ship-orders');
+ * import { cleanupInbox, recordKitRun } from 'sqs-inbox/cleanup';
+ *
+ * await recordKitRun(db, 'cleanup', await cleanupInbox(db, { retentionMs: 14 * 86_400_000 }));
  * ```
  */
 export async function recordKitRun(db: Database, component: KitRunComponent, report: object, consumer = ''): Promise<void> {

@@ -35,7 +35,7 @@ describe('the main job (npm start) on the local stack', () => {
       expect(report.status.exitCode).toBe(1);
       expect(report.status.text).toMatch(/^Since .*\nconsumer\s+processed\s+rejected[\s\S]*\nship-order\s+298\s+6\s/);
       expect(report.status.text).toContain('ship-order: 6 rejected messages wait for a replay');
-      expect(report.status.text).toMatch(/Last runs\n  cleanup: never/);
+      expect(report.status.text).toMatch(/Last runs\n {2}cleanup: never/);
     } finally {
       await database.close();
     }

@@ -398,7 +398,7 @@ describe('status says when the cleanup and each relay last ran', () => {
 
     expect(runs.find((run) => run.component === 'cleanup')).toEqual({ component: 'cleanup', consumer: null, lastRunAt: null, ageSeconds: null, report: null });
     expect(runs.find((run) => run.consumer === 'relayed-once')).toEqual(expect.objectContaining({ component: 'relay', lastRunAt: expect.any(String), report: expect.objectContaining({ sent: 0, ended: 'caughtUp' }) }));
-    expect(text).toMatch(/Last runs\n  cleanup: never\n/);
+    expect(text).toMatch(/Last runs\n {2}cleanup: never\n/);
   });
 
   it('a cleanup run recorded by the cleanup role replaces "never" with its time and what it deleted', async () => {
@@ -412,6 +412,6 @@ describe('status says when the cleanup and each relay last ran', () => {
     const text = (await asOperator(['status'])).stdout;
 
     expect((await runsOf()).find((run) => run.component === 'cleanup')).toEqual(expect.objectContaining({ lastRunAt: expect.any(String), report: { deleted: 0, batches: 1, done: true } }));
-    expect(text).toMatch(/  cleanup: \d{4}-\d\d-\d\dT[^ ]+ \(\d+ s ago\) \{.*"deleted":0/);
+    expect(text).toMatch(/ {2}cleanup: \d{4}-\d\d-\d\dT[^ ]+ \(\d+ s ago\) \{.*"deleted":0/);
   });
 });
