@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntilDrained } from '../../demo/local-stack.js';
@@ -8,11 +5,8 @@ import { processBatch, sql, type Database, type InboxOptions } from '../../funct
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import { lambdaContext, startEventSource, toSqsRecord } from '../../local/event-source/index.js';
-import { migrateAsDeployed } from '../../local/index.js';
-import type { DeployedDatabase } from '../../local/migrate-as-deployed.js';
 import { deadLetterAll, deadLetterPair, type DeadLetterPair } from '../support/dead-letters.js';
-import { emptyDatabase, type FreshDatabase } from '../support/database.js';
-import { kitTables, sqsInbox, type CliSetup } from '../support/operator-cli.js';
+import { deployProject, kitTables, sqsInbox, type CliSetup, type ProjectDatabase } from '../support/operator-cli.js';
 import { startTestSqs, type TestSqs } from '../support/sqs.js';
 
 /** The project's table: no unique key, so an effect applied twice is two rows. */
@@ -24,13 +18,11 @@ const CONSUMER = 'ledger';
 
 type Entry = { n: number };
 
-let target: FreshDatabase;
-let folder: string;
-let deployed: DeployedDatabase;
+let project: ProjectDatabase;
 let sqs: TestSqs;
 let consumerDb: Database;
 
-const asOperator = (args: string[], setup: Partial<CliSetup> = {}) => sqsInbox(args, { env: { DATABASE_URL: deployed.roles.dlq_operator!.url }, sqsClient: sqs.client, ...setup });
+const asOperator = (args: string[], setup: Partial<CliSetup> = {}) => sqsInbox(args, { env: { DATABASE_URL: project.deployed.roles.dlq_operator!.url }, sqsClient: sqs.client, ...setup });
 const redrive = (pair: DeadLetterPair, ...flags: string[]) => asOperator(['dlq', 'redrive', '--dlq-url', pair.dlqUrl, '--queue-url', pair.queueUrl, ...flags]);
 
 const ledger: () => InboxOptions<Entry> = () => ({
@@ -58,22 +50,18 @@ async function receiveAll(queueUrl: string, count: number): Promise<Message[]> {
 
 /** What a queue holds, without what a receive changes (its receive count). */
 const contents = (queueUrl: string) => sqs.sqs.messages(queueUrl).map(({ receiveCount: _, ...message }) => message);
-const applied = async () => (await target.pool.query<{ message_key: string; n: number }>('SELECT message_key, n FROM applied ORDER BY n')).rows;
+const applied = async () => (await project.target.pool.query<{ message_key: string; n: number }>('SELECT message_key, n FROM applied ORDER BY n')).rows;
 
 beforeAll(async () => {
-  target = await emptyDatabase();
-  folder = await mkdtemp(path.join(os.tmpdir(), 'dlq-redrive-'));
-  await writeFile(path.join(folder, '0001_applied.sql'), PROJECT_MIGRATION);
-  deployed = await migrateAsDeployed(target.url, { migrations: folder, roles: ROLES });
-  consumerDb = pgDatabase({ connectionString: deployed.roles.ledger_consumer!.url, max: 4 });
+  project = await deployProject(PROJECT_MIGRATION, ROLES);
+  consumerDb = pgDatabase({ connectionString: project.deployed.roles.ledger_consumer!.url, max: 4 });
   sqs = await startTestSqs();
 });
 
 afterAll(async () => {
   await consumerDb?.close();
   await sqs?.close();
-  await target?.close();
-  if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  await project?.close();
 });
 
 describe('a DLQ of keyed and unkeyed messages, some applied before their deletes were lost, goes back with no effect twice', () => {
@@ -101,13 +89,13 @@ describe('a DLQ of keyed and unkeyed messages, some applied before their deletes
   });
 
   it('--dry-run reports what it would move and changes nothing, in the queues or the tables', async () => {
-    const before = { dlq: contents(pair.dlqUrl), queue: contents(pair.queueUrl), tables: await kitTables(target.pool), applied: await applied() };
+    const before = { dlq: contents(pair.dlqUrl), queue: contents(pair.queueUrl), tables: await kitTables(project.target.pool), applied: await applied() };
 
     const run = await redrive(pair, '--dry-run', '--json');
 
     expect(run.code).toBe(0);
     expect(run.json()).toEqual({ dryRun: true, survey: { approximate: 8, seen: 8, keyed: 4, pinned: 4, unkeyed: 0 }, wouldMove: 8 });
-    expect({ dlq: contents(pair.dlqUrl), queue: contents(pair.queueUrl), tables: await kitTables(target.pool), applied: await applied() }).toEqual(before);
+    expect({ dlq: contents(pair.dlqUrl), queue: contents(pair.queueUrl), tables: await kitTables(project.target.pool), applied: await applied() }).toEqual(before);
   });
 
   it('without a terminal, it is refused without --yes and moves nothing', async () => {
@@ -135,12 +123,12 @@ describe('a DLQ of keyed and unkeyed messages, some applied before their deletes
     expect(rows.map((row) => row.n)).toEqual([1, 2, 3, 4, 11, 12, 13, 14]);
     // None came back under a new key: the inbox knows exactly the eight keys the messages first came with.
     expect(new Set(rows.map((row) => row.message_key))).toEqual(new Set(['entry-1', 'entry-2', 'entry-3', 'entry-4', ...unkeyedIds]));
-    const { rows: keys } = await target.pool.query<{ message_id: string }>('SELECT message_id FROM consumed_message WHERE consumer_name = $1 ORDER BY message_id', [CONSUMER]);
+    const { rows: keys } = await project.target.pool.query<{ message_id: string }>('SELECT message_id FROM consumed_message WHERE consumer_name = $1 ORDER BY message_id', [CONSUMER]);
     expect(keys.map((row) => row.message_id)).toEqual(['entry-1', 'entry-2', 'entry-3', 'entry-4', ...unkeyedIds].sort());
   });
 
   it('leaves its audit rows, signed in as the operator role, one per batch with the keys it moved', async () => {
-    const { rows } = await target.pool.query<{ command: string; row_count: number; db_role: string; subject: { moved: { key: string }[] } }>(
+    const { rows } = await project.target.pool.query<{ command: string; row_count: number; db_role: string; subject: { moved: { key: string }[] } }>(
       `SELECT command, row_count, db_role, subject FROM operator_audit WHERE command = 'dlq redrive'`);
 
     expect(rows.map((row) => [row.command, row.db_role])).toEqual(rows.map(() => ['dlq redrive', 'dlq_operator']));

@@ -9,6 +9,7 @@ import type { CommandResult } from './cli-io.js';
 import { inChunks, whereAll, type Command } from './command.js';
 import { CHANGE_OPTIONS, confirmed } from './confirm.js';
 import { progressOf } from './progress.js';
+import { changeRows } from './row-change.js';
 import { textTable } from './table.js';
 
 const FILTERS: Readonly<Record<string, OptionSpec>> = {
@@ -132,27 +133,18 @@ export const rejectedPurgeCommand: Command = {
   summary: 'deletes the kept messages the filters select (as `rejected list` shows them): given up on, never replayed',
   usage: '',
   options: { ...LIST_OPTIONS, ...CHANGE_OPTIONS },
-  async run({ values, io, db }): Promise<CommandResult> {
-    const where = listedWhere(values);
-    const limit = countOf(stringOf(values, 'limit') ?? '100', 'limit');
-    const preview = await keptRows(db, where, limit);
-    const table = (rows: readonly KeptListed[]) => textTable(rows as unknown as Record<string, unknown>[], COLUMNS);
-    if (values['dry-run'] === true || preview.length === 0) {
-      return { json: { dryRun: values['dry-run'] === true, wouldPurge: preview }, text: `Would purge ${preview.length} kept messages:\n${table(preview)}`, exitCode: 0 };
-    }
-    if (!(await confirmed(values, io, 'rejected purge', 'delete kept messages for good', preview.length))) {
-      return { json: { purged: [] }, text: 'Nothing purged.', exitCode: 0 };
-    }
-    const run = auditRun('rejected purge', io.actor);
-    const filters = Object.fromEntries(Object.keys(LIST_OPTIONS).filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
-    const purged = await db.transaction(async (tx) => {
-      // Read again under lock: a row replayed or purged since the preview is judged as it is now.
-      const rows = await keptRows(tx, where, limit, true);
-      await inChunks(rows.map((row) => row.id), 500, (ids) => tx.query(sql`DELETE FROM kept_message
-        WHERE id IN (SELECT jsonb_array_elements_text(${sql.json(ids)}::jsonb)::bigint)`), progressOf(io, 'rejected purge', rows.length));
-      await writeAudit(tx, run, { ...filters, ids: rows.map((row) => row.id), keys: rows.map((row) => row.key) }, rows.length);
-      return rows;
+  run(context): Promise<CommandResult> {
+    const where = listedWhere(context.values);
+    const limit = countOf(stringOf(context.values, 'limit') ?? '100', 'limit');
+    return changeRows(context, {
+      command: 'rejected purge', confirm: 'delete kept messages for good', flags: Object.keys(LIST_OPTIONS),
+      read: (db, lock) => keptRows(db, where, limit, lock),
+      apply: (tx, rows, progress) => inChunks(rows.map((row) => row.id), 500, (ids) => tx.query(sql`DELETE FROM kept_message
+        WHERE id IN (SELECT jsonb_array_elements_text(${sql.json(ids)}::jsonb)::bigint)`), progress),
+      subject: (rows) => ({ ids: rows.map((row) => row.id), keys: rows.map((row) => row.key) }),
+      table: (rows) => textTable(rows as unknown as Record<string, unknown>[], COLUMNS),
+      names: { would: 'wouldPurge', done: 'purged' },
+      words: { would: (count) => `Would purge ${count} kept messages`, done: (count) => `${count} kept messages purged`, none: 'Nothing purged.' },
     });
-    return { json: { runId: run.runId, purged }, text: `${table(purged)}\n${purged.length} kept messages purged (audit run ${run.runId}).`, exitCode: 0 };
   },
 };
