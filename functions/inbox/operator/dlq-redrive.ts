@@ -233,7 +233,8 @@ export async function redriveDlq(options: RedriveDlqOptions): Promise<RedriveDlq
   try {
     while (moved.length + left.length < limit) {
       const received = await receive(client, dlq, dlqUrl, limit - moved.length - left.length, HOLD_SECONDS);
-      // A message left earlier coming round again: the DLQ has nothing new to give.
+      // A message left earlier coming round again (held anew, so released again at the end): the DLQ has nothing new to give.
+      leftMessages.push(...received.filter((message) => leftIds.has(message.messageId)));
       const batch = received.filter((message) => !leftIds.has(message.messageId));
       if (batch.length === 0) break;
       const done = await moveBatch(batch, options, held, dlq.fifo);
