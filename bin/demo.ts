@@ -6,6 +6,7 @@ import { MAIN_JOB_DEFAULTS as D, runMainJob, type MainJobOptions, type MainJobPr
 import { checkOutboxSource, OUTBOX_SCALED_DEFAULTS as O } from '../demo/outbox-run-options.js';
 import { progressBar } from '../demo/progress-bar.js';
 import { kafkaRunFailure, sqsRunFailure } from '../demo/run-verdict.js';
+import type { OperatorStatus } from '../demo/operator-status.js';
 import { kafkaReportLines, sqsReportLines, type ReportLine } from '../demo/report-lines.js';
 
 const usage = `npm start -- [--source sqs|kafka] [--orders ${D.orders}] [--queue ${D.queue}|standard] [--mode ${D.mode}|transaction]
@@ -171,15 +172,18 @@ console.log(kafka
   : `sqs-inbox main job: embedded PostgreSQL, the Data API and SQS emulators, the order worker behind the Lambda poller${values.outbox ? ', its outbox, the relay and the shipment-notice worker' : ''}`);
 let lines: ReportLine[];
 let broken: string | undefined;
+let status: OperatorStatus;
 try {
   if (kafka) {
     const report = await runKafkaMainJob({ ...kafkaOptions, onProgress });
     lines = kafkaReportLines(report);
     broken = kafkaRunFailure(report);
+    status = report.status;
   } else {
     const report = await runMainJob({ ...options, onProgress });
     lines = sqsReportLines(report);
     broken = sqsRunFailure(report);
+    status = report.status;
   }
 } catch (error) {
   if (interactive) process.stdout.write('\n');
@@ -191,6 +195,8 @@ try {
 }
 if (interactive) process.stdout.write('\n');
 for (const [label, value] of lines) console.log(`${label.padEnd(38)} ${value}`);
+// What an operator would see of this run: its own database through `npx sqs-inbox status`.
+console.log(`\nnpx sqs-inbox status of this run's database (exit ${status.exitCode}):\n${status.text}`);
 if (broken !== undefined) {
   console.error(`FAILED: ${broken}`);
   process.exit(1);

@@ -17,6 +17,7 @@ import { releaseRun, runDatabase } from './main-job.js';
 import { outcomeTally, type OutcomeTally } from './outcome-tally.js';
 import { countSettled, lockOrders, readEffects, readInbox, readKept, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
+import { operatorStatus, type OperatorStatus } from './operator-status.js';
 import { seededRandom } from './seeded-random.js';
 import { waitUntil } from './wait-until.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
@@ -157,6 +158,8 @@ export interface KafkaMainJobReport extends Accounts {
   readonly orderBreaks: number;
   readonly dataApi: DataApiStats;
   readonly seconds: number;
+  /** `npx sqs-inbox status` of the run's database, which `npm start` ends its report with. */
+  readonly status: OperatorStatus;
 }
 
 /** The defaults of `runKafkaMainJob`, in one place; `npm start -- --source kafka` shows them in its help. */
@@ -348,9 +351,11 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
       notSent: produced.failed,
     });
     const orderBreaks = await countOrderBreaks(pool, log, settings.partitions);
+    const status = await operatorStatus(database.url);
     failed = false;
     return {
       ...accounts,
+      status,
       mode: settings.mode,
       orders: settings.orders,
       partitions: settings.partitions,

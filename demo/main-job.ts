@@ -29,6 +29,7 @@ import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment
 import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, redriveQueue, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
 import { countSettled, lockOrders, readEffects, readInbox, readKept, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
+import { operatorStatus, type OperatorStatus } from './operator-status.js';
 import { seededRandom } from './seeded-random.js';
 import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
 
@@ -235,6 +236,8 @@ export interface MainJobReport extends Accounts {
   /** The second hop's accounts and faults, with `outbox`. */
   readonly outbox: OutboxHopReport | undefined;
   readonly seconds: number;
+  /** `npx sqs-inbox status` of the run's database, which `npm start` ends its report with. */
+  readonly status: OperatorStatus;
 }
 
 /** The Data API emulator's counts in one line: open transactions, errors and calls by name. */
@@ -449,9 +452,11 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     const { failureReasons } = tally;
     const { sent, redriven, stats } = await produceAndDrain(run, local);
     const { accounts, outbox } = await settleAccounts(run, local, sent);
+    const status = await operatorStatus(database.url);
     failed = false;
     return {
       ...accounts,
+      status,
       queue: settings.queue,
       mode: settings.mode,
       driver: settings.driver,

@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import { cleanupInbox, cleanupKept, cleanupOutbox } from '../inbox/cleanup/index.js';
+import { cleanupInbox, cleanupKept, cleanupOutbox, recordKitRun } from '../inbox/cleanup/index.js';
 import { dataApiDatabaseFromEnv, untilResumed } from '../inbox/data-api/index.js';
 import type { Database } from '../inbox/index.js';
 import { INBOX_ENV, METRICS_SCHEMA } from '../inbox/contract.js';
@@ -25,7 +25,8 @@ let db: Database | undefined;
  * `deleted` when it returned) to CloudWatch, which the stack's backlog alarm watches.
  * It then deletes the kept messages older than KEPT_RETENTION_DAYS (90 by default; `cleanupKept`).
  * With OUTBOX_RETENTION_DAYS it then deletes the outbox rows dispatched longer ago than that
- * (`cleanupOutbox`); undispatched and failed rows stay. Reads CLUSTER_ARN, SECRET_ARN,
+ * (`cleanupOutbox`); undispatched and failed rows stay. It ends by recording the run in `kit_run`
+ * (`recordKitRun`), which `npx sqs-inbox status` shows. Reads CLUSTER_ARN, SECRET_ARN,
  * DATABASE_NAME, RETENTION_DAYS, CLEANUP_BATCH_SIZE, KEPT_RETENTION_DAYS, OUTBOX_RETENTION_DAYS and the POWERTOOLS_* names.
  *
  * @example
@@ -48,6 +49,8 @@ export async function handler(_event: unknown, context: Context): Promise<Cleanu
       ? { ...inbox, kept }
       : { ...inbox, kept, outbox: await cleanupOutbox(database, { retentionMs: outboxRetentionMs, batchSize, remainingMs }) };
     logger.info('inbox cleanup', { ...report, retentionMs: settings.retentionMs });
+    // For `sqs-inbox status`: when the cleanup last ran and what it deleted.
+    await recordKitRun(database, 'cleanup', report);
     return report;
   } catch (error) {
     logger.error('inbox cleanup failed', { error: error as Error });

@@ -11,6 +11,8 @@ export { DEFAULTS } from './options.js';
 export { uuidv7 } from './producer/uuid-v7.js';
 export { backoffDelay, retry, sleep } from './retry.js';
 export type { Backoff, RetryPolicy } from './retry.js';
+export { toSqsRecord } from './sqs/sqs-message-record.js';
+export type { EventSourceQueue } from './sqs/sqs-message-record.js';
 export { sqlStateOf } from './sql/sql-state.js';
 export { codeSpans, splitStatements } from './sql/sql-text.js';
 export type { CodeSpan } from './sql/sql-text.js';

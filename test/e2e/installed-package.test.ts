@@ -283,7 +283,7 @@ describe('the package as a user installs it: projects of their own, outside the 
         expect((await stat(path.join(assetOf(functionOf(description)), 'index.mjs'))).size).toBeGreaterThan(1000);
       }
       const migrate = assetOf(functionOf(/^Applies the inbox migrations/));
-      expect((await readdir(path.join(migrate, 'kit-migrations'))).sort()).toEqual(['0001_consumed_message.sql', '0002_role_password.sql', '0003_outbox_message.sql', '0004_kept_message.sql', '0005_outbox_trace_parent.sql', '0006_operator_audit.sql']);
+      expect((await readdir(path.join(migrate, 'kit-migrations'))).sort()).toEqual(['0001_consumed_message.sql', '0002_role_password.sql', '0003_outbox_message.sql', '0004_kept_message.sql', '0005_outbox_trace_parent.sql', '0006_operator_audit.sql', '0007_kit_run.sql']);
       expect(await readdir(path.join(migrate, 'migrations'))).toEqual(['0001_orders.sql']);
     });
     it('has the payments stack: the payments consumer\'s outbox to the topic under its one consumer name, the ledger subscribed without raw delivery, their roles, alarms and dashboard', () => {

@@ -31,6 +31,11 @@ describe('the main job (npm start) on the local stack', () => {
       expect(rows).toEqual([{ version: 0, orders: 2 }, { version: 1, orders: 298 }]);
       expect([...inbox.values()].filter((row) => row.status === 'rejected')).toHaveLength(6);
       expect([...inbox.values()].filter((row) => row.status === 'processed')).toHaveLength(298);
+      // The report ends with `npx sqs-inbox status` of the run's database: the six rejected wait for a replay.
+      expect(report.status.exitCode).toBe(1);
+      expect(report.status.text).toMatch(/^Since .*\nconsumer\s+processed\s+rejected[\s\S]*\nship-order\s+298\s+6\s/);
+      expect(report.status.text).toContain('ship-order: 6 rejected messages wait for a replay');
+      expect(report.status.text).toMatch(/Last runs\n {2}cleanup: never/);
     } finally {
       await database.close();
     }

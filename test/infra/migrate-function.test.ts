@@ -153,7 +153,7 @@ describe('the migrate handler over the Data API (emulator, real PostgreSQL)', ()
   };
   const projectDir = folderWith({});
   /** Every migration a run applies, as it records them: the kit's first. */
-  const APPLIED = ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql', ...Object.keys(PROJECT_FILES)];
+  const APPLIED = ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql', 'sqs-inbox/0007_kit_run.sql', ...Object.keys(PROJECT_FILES)];
   /** What the stack gives the custom resource for the function's environment and `dir`'s migrations. */
   const deployed = (dir = projectDir): MigrationsProperties => ({
     MigrationsHash: migrationsHash(dir), ClusterArn: process.env.CLUSTER_ARN!, DatabaseName: process.env.DATABASE_NAME!,

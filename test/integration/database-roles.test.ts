@@ -156,7 +156,7 @@ describe('the migrate function makes a role for each consumer and the cleanup, w
     const again = await migrateHandler(deployEvent('Update'), lambdaContext(300_000));
 
     expect(created.Data).toMatchObject({
-      Applied: 'sqs-inbox/0001_consumed_message.sql,sqs-inbox/0002_role_password.sql,sqs-inbox/0003_outbox_message.sql,sqs-inbox/0004_kept_message.sql,sqs-inbox/0005_outbox_trace_parent.sql,sqs-inbox/0006_operator_audit.sql,0002_orders.sql,0005_order_worker_grants.sql,0007_shipment_notices.sql',
+      Applied: 'sqs-inbox/0001_consumed_message.sql,sqs-inbox/0002_role_password.sql,sqs-inbox/0003_outbox_message.sql,sqs-inbox/0004_kept_message.sql,sqs-inbox/0005_outbox_trace_parent.sql,sqs-inbox/0006_operator_audit.sql,sqs-inbox/0007_kit_run.sql,0002_orders.sql,0005_order_worker_grants.sql,0007_shipment_notices.sql',
       AlreadyApplied: '', Roles: 'order_worker,payment_worker,inbox_cleanup,outbox_relay',
     });
     expect(again.Data).toMatchObject({ Applied: '', Roles: 'order_worker,payment_worker,inbox_cleanup,outbox_relay' });

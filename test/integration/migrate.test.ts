@@ -81,9 +81,9 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
 
       const report = await migrate(db, await inboxMigrations());
 
-      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql']);
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql', 'sqs-inbox/0007_kit_run.sql']);
       const tables = await fresh.pool.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`);
-      expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual(['consumed_message', 'kept_message', 'operator_audit', 'outbox_group', 'outbox_message', 'schema_migrations']);
+      expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual(['consumed_message', 'kept_message', 'kit_run', 'operator_audit', 'outbox_group', 'outbox_message', 'schema_migrations']);
     });
 
     it("builds the kit's schema under names of its own: consumed_message as the design has it, and the role password function", async () => {
@@ -91,7 +91,7 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
 
       const report = await migrate(db, [...await inboxMigrations(), customers]);
 
-      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql', '0001_customers.sql']);
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql', 'sqs-inbox/0007_kit_run.sql', '0001_customers.sql']);
       const columns = await fresh.pool.query(`SELECT column_name, data_type, is_nullable, column_default
         FROM information_schema.columns WHERE table_name = 'consumed_message' ORDER BY ordinal_position`);
       expect(columns.rows).toEqual([
@@ -125,7 +125,7 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
 
       const report = await migrate(db, await inboxMigrations());
 
-      expect(report).toEqual({ applied: ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql'], alreadyApplied: [] });
+      expect(report).toEqual({ applied: ['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql', 'sqs-inbox/0007_kit_run.sql'], alreadyApplied: [] });
       expect((await fresh.pool.query('SELECT message_id FROM consumed_message')).rows).toEqual([{ message_id: 'kept' }]);
     });
   });
@@ -223,7 +223,7 @@ describe.each(drivers)('the migration runner on $name', (driver: DriverTarget) =
 
       const report = await migrateWithRoles(db, { migrations: [...await inboxMigrations(), grants], roles: [{ role, access: 'consumer' }] });
 
-      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql', '0001_orders.sql']);
+      expect(report.applied).toEqual(['sqs-inbox/0001_consumed_message.sql', 'sqs-inbox/0002_role_password.sql', 'sqs-inbox/0003_outbox_message.sql', 'sqs-inbox/0004_kept_message.sql', 'sqs-inbox/0005_outbox_trace_parent.sql', 'sqs-inbox/0006_operator_audit.sql', 'sqs-inbox/0007_kit_run.sql', '0001_orders.sql']);
       const may = async (table: string, privilege: string) => (await fresh.pool.query<{ may: boolean }>(
         'SELECT has_table_privilege($1, $2, $3) AS may', [role, table, privilege])).rows[0]!.may;
       expect([await may('orders', 'SELECT'), await may('consumed_message', 'INSERT'), await may('consumed_message', 'DELETE')]).toEqual([true, true, false]);

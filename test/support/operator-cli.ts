@@ -1,7 +1,13 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type pg from 'pg';
 import { runCli } from '../../functions/inbox/operator/index.js';
+import { migrateAsDeployed } from '../../local/index.js';
+import type { DeployedDatabase, LocalDeployment } from '../../local/migrate-as-deployed.js';
+import { emptyDatabase, type FreshDatabase } from './database.js';
 
 /** What one run of the command line wrote, and its exit code. */
 export interface CliRun {
@@ -52,4 +58,41 @@ export async function kitTables(pool: pg.Pool): Promise<Record<string, unknown[]
   const snapshot: Record<string, unknown[]> = {};
   for (const table of tables) snapshot[table] = (await pool.query(`SELECT * FROM ${table} ORDER BY 1, 2, 3`)).rows;
   return snapshot;
+}
+
+/** A fresh database migrated as `InboxDatabase` deploys it: the kit's migrations, one of the project's, the roles. */
+export interface ProjectDatabase {
+  readonly target: FreshDatabase;
+  readonly deployed: DeployedDatabase;
+  /** Drops the database and the migration's folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database with the kit's migrations, the project's `migration` (its tables and their
+ * grants) and `roles`, each signing in with its own URL, as the operator tests need it.
+ *
+ * @example
+ * ```ts
+ * const project = await deployProject('CREATE TABLE payments (...); GRANT ...;', { pay_consumer: 'consumer', kit_operator: 'operator' });
+ * ```
+ */
+export async function deployProject(migration: string, roles: LocalDeployment['roles']): Promise<ProjectDatabase> {
+  const target = await emptyDatabase();
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'operator-project-'));
+  try {
+    await writeFile(path.join(folder, '0001_project.sql'), migration);
+    const deployed = await migrateAsDeployed(target.url, { migrations: folder, roles });
+    return {
+      target, deployed,
+      close: async () => {
+        await target.close();
+        await rm(folder, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await target.close();
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -19,7 +19,8 @@ const LIMITS: Record<string, number> = {
   './pg': 2,
   './migrations': 13,
   // Issue 23 added cleanupKept: the kept messages' own retention (their options are cleanupInbox's).
-  './cleanup': 8,
+  // 9: recordKitRun, so a cleanup of the user's own shows its last run in `sqs-inbox status` as the kit's does.
+  './cleanup': 9,
   './producer': 6,
   // The replay of kept messages (issue 23): the function, its options and result, its two refusals.
   // Issue 26 added 3: runCli (what `npx sqs-inbox` runs, for a script or a test in-process), its io,

@@ -14,15 +14,18 @@ import { sql, type SqlIdentifier, type SqlStatement } from '../sql/sql.js';
  *   which PostgreSQL allows only with UPDATE on a column: it gets the one each row is judged by
  *   (changing it can only make a row go sooner or later, which its DELETE allows anyway), and reads
  *   a row's key and age, not its hash, error, body or attributes; on the outbox, dispatched rows
- *   and idle groups.
+ *   and idle groups. It records its last run in kit_run.
  * - The outbox relay leases rows and groups whose lease ran out (FOR UPDATE SKIP LOCKED), reads
- *   them and marks them; it writes no row, deletes none, and never touches the inbox.
+ *   them and marks them; it writes no row, deletes none, and never touches the inbox. It records its
+ *   last run in kit_run.
  * - A consumer keeps what it rejects, and a collision's body, with one INSERT into kept_message; the
  *   cleanup deletes kept rows past their own retention. The operator reads kept rows and records
  *   their replays; to replay a rejected message it deletes its rejected inbox row, or the
  *   redelivery would be a duplicate. It reads the outbox and sends a failed row again (its failed
  *   mark cleared, its FIFO group's open count raised, or the group made again when the cleanup purged
- *   it), and writes an audit row with each change; it reads and writes no table of the project's.
+ *   it), deletes kept messages and failed or dispatched outbox rows it is told to purge, reads the
+ *   cleanup's and the relays' last runs, and writes an audit row with each change; it reads and
+ *   writes no table of the project's.
  */
 const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => SqlStatement[]>> = {
   consumer: (role) => [
@@ -42,22 +45,25 @@ const KIT_GRANTS: Readonly<Record<DatabaseRoleAccess, (role: SqlIdentifier) => S
     sql`GRANT UPDATE (touched_at) ON outbox_group TO ${role}`,
     sql`GRANT SELECT (id, kept_at), DELETE ON kept_message TO ${role}`,
     sql`GRANT UPDATE (kept_at) ON kept_message TO ${role}`,
+    sql`GRANT SELECT, INSERT, UPDATE (ran_at, report) ON kit_run TO ${role}`,
   ],
   relay: (role) => [
     sql`GRANT SELECT ON outbox_message TO ${role}`,
     sql`GRANT UPDATE (claimed_by, claimed_until, attempts, dispatched_at, failed_at, error) ON outbox_message TO ${role}`,
     sql`GRANT SELECT ON outbox_group TO ${role}`,
     sql`GRANT UPDATE (open_rows, holder, held_until, touched_at) ON outbox_group TO ${role}`,
+    sql`GRANT SELECT, INSERT, UPDATE (ran_at, report) ON kit_run TO ${role}`,
   ],
   operator: (role) => [
-    sql`GRANT SELECT ON kept_message TO ${role}`,
+    sql`GRANT SELECT, DELETE ON kept_message TO ${role}`,
     sql`GRANT UPDATE (replay_state, replays, replayed_at, replay_error) ON kept_message TO ${role}`,
     sql`GRANT SELECT, DELETE ON consumed_message TO ${role}`,
-    sql`GRANT SELECT ON outbox_message TO ${role}`,
+    sql`GRANT SELECT, DELETE ON outbox_message TO ${role}`,
     sql`GRANT UPDATE (claimed_by, claimed_until, failed_at) ON outbox_message TO ${role}`,
     sql`GRANT SELECT, INSERT ON outbox_group TO ${role}`,
     sql`GRANT UPDATE (open_rows, touched_at) ON outbox_group TO ${role}`,
     sql`GRANT SELECT, INSERT ON operator_audit TO ${role}`,
+    sql`GRANT SELECT ON kit_run TO ${role}`,
   ],
 };
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TIME_DEFAULTS } from '../contract.js';
 import type { Database } from '../database/database.js';
 import { InboxConfigError } from '../errors.js';
+import { recordKitRun } from '../kit-run.js';
 import { invocationMetrics } from '../metric-log.js';
 import type { InboxLogger, InboxMetrics } from '../telemetry.js';
 import { transientRetry } from '../transient.js';
@@ -146,6 +147,7 @@ async function readPayloads(db: Database, rows: readonly LeasedRow[], policy: Re
  *   refuses) is marked failed with the reason and counted, never sent again and never deleted; a
  *   transient failure leaves the row leased until the run's deadline, for a later run.
  * - Bodies are read in parts of 32 KiB, so a row of 1 MiB passes the Data API's limits.
+ * - The run ends by recording itself in `kit_run` (when it ran, its report), which `sqs-inbox status` shows.
  *
  * @example
  * ```ts
@@ -207,5 +209,18 @@ export async function relayOutbox(db: Database, targets: Readonly<Record<string,
   const sink = invocationMetrics(options.metrics, options.consumer);
   observeRelay(report, { consumer: options.consumer, logger: options.logger, metrics: sink.metrics });
   sink.flush();
+  await recordRun(db, report, options, policy);
   return report;
+}
+
+/**
+ * The run's row in kit_run, for `sqs-inbox status`. What was sent is sent whatever happens here:
+ * a database whose kit migrations predate the table (or a role without its grant) loses the row, said once in the log.
+ */
+async function recordRun(db: Database, report: RelayReport, options: RelayOptions, policy: RetryPolicy): Promise<void> {
+  try {
+    await retry(() => recordKitRun(db, 'relay', report, options.consumer), policy);
+  } catch (error) {
+    options.logger?.warn('outbox relay: its run was not recorded in kit_run (are the kit\'s migrations applied?)', { consumer: options.consumer, error: error instanceof Error ? error.message : String(error) });
+  }
 }

@@ -16,6 +16,12 @@ export interface CliIo {
   readonly ask: (question: string) => Promise<boolean>;
   /** Who runs the command, for the audit rows (user@host). */
   readonly actor: string;
+  /**
+   * stderr is a terminal: progress on long work is one line redrawn in place there, and plain lines
+   * every so often without one (CI, a pipe, a log file).
+   * @default false
+   */
+  readonly stderrTerminal?: boolean;
   readonly sqsClient?: () => SQSClient;
   readonly rdsDataClient?: () => RDSDataClient;
 }

@@ -2,6 +2,7 @@ import type { Database } from '../../database/database.js';
 import { sql, type SqlStatement } from '../../sql/sql.js';
 import type { OptionSpec, OptionValues } from './arguments.js';
 import type { CliIo, CommandResult } from './cli-io.js';
+import type { Progress } from './progress.js';
 
 /** What a command runs with: its flags and arguments, the process's io, the database. */
 export interface CommandContext {
@@ -33,4 +34,21 @@ export interface Command {
  */
 export function whereAll(parts: readonly SqlStatement[]): SqlStatement {
   return parts.reduce((all, part) => sql`${all} AND (${part})`, sql`WHERE true`);
+}
+
+/**
+ * Runs `work` on the items a chunk at a time, telling `progress` after each, so a change of many rows
+ * is bounded statements (and a visible count) instead of one long one.
+ *
+ * @example
+ * ```ts
+ * await inChunks(ids, 500, (chunk) => tx.query(sql`DELETE FROM kept_message WHERE id IN (...)`), progress);
+ * ```
+ */
+export async function inChunks<T>(items: readonly T[], size: number, work: (chunk: readonly T[]) => Promise<unknown>, progress?: Progress): Promise<void> {
+  for (let at = 0; at < items.length; at += size) {
+    await work(items.slice(at, at + size));
+    progress?.update(Math.min(items.length, at + size));
+  }
+  progress?.end();
 }

@@ -17,10 +17,10 @@ export const CHANGE_OPTIONS = {
  * if (!(await confirmed(values, io, 'outbox retry', 'retry 3 failed outbox rows', 3))) return cancelled;
  * ```
  */
-export async function confirmed(values: OptionValues, io: CliIo, command: string, what: string, count: number): Promise<boolean> {
+export async function confirmed(values: OptionValues, io: CliIo, command: string, what: string, count: number, unit = 'rows'): Promise<boolean> {
   if (values.yes === true) return true;
   if (!io.interactive) {
-    throw new OperatorCommandError(`\`sqs-inbox ${command}\` would ${what} (${count} rows) and no terminal is there to confirm: add --yes to go ahead, or --dry-run to see what it would touch.`);
+    throw new OperatorCommandError(`\`sqs-inbox ${command}\` would ${what} (${count} ${unit}) and no terminal is there to confirm: add --yes to go ahead, or --dry-run to see what it would touch.`);
   }
-  return io.ask(`${what[0]!.toUpperCase()}${what.slice(1)} (${count} rows)? [y/N] `);
+  return io.ask(`${what[0]!.toUpperCase()}${what.slice(1)} (${count} ${unit})? [y/N] `);
 }

@@ -19,5 +19,6 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
   ask,
+  stderrTerminal: process.stderr.isTTY === true,
   actor: `${userInfo().username}@${hostname()}`,
 });

@@ -2,10 +2,11 @@ import type { Database, Transaction } from '../../database/database.js';
 import { sql, type SqlStatement } from '../../sql/sql.js';
 import { OperatorCommandError } from '../errors.js';
 import { countOf, stringOf, stringsOf, timeOf, type OptionSpec, type OptionValues } from './arguments.js';
-import { auditRun, writeAudit } from './audit.js';
 import type { CommandResult } from './cli-io.js';
-import { whereAll, type Command } from './command.js';
-import { CHANGE_OPTIONS, confirmed } from './confirm.js';
+import { inChunks, whereAll, type Command } from './command.js';
+import { CHANGE_OPTIONS } from './confirm.js';
+import type { Progress } from './progress.js';
+import { changeRows } from './row-change.js';
 import { textTable } from './table.js';
 
 const FILTERS: Readonly<Record<string, OptionSpec>> = {
@@ -44,6 +45,8 @@ function filtersOf(values: OptionValues): SqlStatement[] {
   ];
 }
 
+const outboxTable = (rows: readonly OutboxListed[]) => textTable(rows as unknown as Record<string, unknown>[], COLUMNS);
+
 async function outboxRows(db: Database | Transaction, where: readonly SqlStatement[], limit: number, lock = false): Promise<OutboxListed[]> {
   const { rows } = await db.query<OutboxListed>(sql`SELECT id::text AS id, consumer_name AS consumer, message_key AS key, target, group_id, group_seq::text AS group_seq,
     CASE WHEN dispatched_at IS NOT NULL THEN 'dispatched' WHEN failed_at IS NOT NULL THEN 'failed' ELSE 'open' END AS state,
@@ -63,7 +66,7 @@ export const outboxListCommand: Command = {
     const chosen = STATES[state];
     if (chosen === undefined) throw new OperatorCommandError(`--state ${JSON.stringify(state)} is not a state: give failed, open, dispatched or all.`);
     const rows = await outboxRows(db, [chosen, ...filtersOf(values)], countOf(stringOf(values, 'limit') ?? '100', 'limit'));
-    return { json: { rows }, text: textTable(rows as unknown as Record<string, unknown>[], COLUMNS), exitCode: 0 };
+    return { json: { rows }, text: outboxTable(rows), exitCode: 0 };
   },
 };
 
@@ -73,7 +76,11 @@ export const outboxListCommand: Command = {
  * at their place, when the cleanup purged it idle), so the relay sends them with their own id, a
  * group's rows in their `group_seq` order before the group's later open rows.
  */
-async function reopen(tx: Transaction, rows: readonly OutboxListed[]): Promise<void> {
+async function reopen(tx: Transaction, rows: readonly OutboxListed[], progress: Progress): Promise<void> {
+  await inChunks(rows, 500, (chunk) => reopenChunk(tx, chunk), progress);
+}
+
+async function reopenChunk(tx: Transaction, rows: readonly OutboxListed[]): Promise<void> {
   const ids = sql.json(rows.map((row) => row.id));
   await tx.query(sql`UPDATE outbox_message SET failed_at = NULL, claimed_by = NULL, claimed_until = NULL
     WHERE id IN (SELECT jsonb_array_elements_text(${ids}::jsonb)::uuid) AND failed_at IS NOT NULL`);
@@ -91,30 +98,53 @@ export const outboxRetryCommand: Command = {
   summary: 'opens failed outbox rows again for the relay: each keeps its id and its FIFO group\'s order',
   usage: '',
   options: { ...FILTERS, ...CHANGE_OPTIONS },
-  async run({ values, io, db }): Promise<CommandResult> {
-    const where = [STATES.failed!, ...filtersOf(values)];
-    const limit = countOf(stringOf(values, 'limit') ?? '100', 'limit');
-    const preview = await outboxRows(db, where, limit);
-    const table = (rows: readonly OutboxListed[]) => textTable(rows as unknown as Record<string, unknown>[], COLUMNS);
-    if (values['dry-run'] === true || preview.length === 0) {
-      return { json: { dryRun: values['dry-run'] === true, wouldRetry: preview }, text: `Would retry ${preview.length} failed outbox rows:\n${table(preview)}`, exitCode: 0 };
-    }
-    if (!(await confirmed(values, io, 'outbox retry', 'retry failed outbox rows', preview.length))) {
-      return { json: { retried: [] }, text: 'Nothing retried.', exitCode: 0 };
-    }
-    const run = auditRun('outbox retry', io.actor);
-    const filters = Object.fromEntries(Object.keys(FILTERS).filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
-    const retried = await db.transaction(async (tx) => {
-      // Read again under lock: a row retried or purged since the preview is left out.
-      const rows = await outboxRows(tx, where, limit, true);
-      if (rows.length > 0) await reopen(tx, rows);
-      await writeAudit(tx, run, { ...filters, ids: rows.map((row) => row.id) }, rows.length);
-      return rows;
+  run(context): Promise<CommandResult> {
+    const where = [STATES.failed!, ...filtersOf(context.values)];
+    const limit = countOf(stringOf(context.values, 'limit') ?? '100', 'limit');
+    return changeRows(context, {
+      command: 'outbox retry', confirm: 'retry failed outbox rows', flags: Object.keys(FILTERS),
+      read: (db, lock) => outboxRows(db, where, limit, lock),
+      apply: reopen,
+      subject: (rows) => ({ ids: rows.map((row) => row.id) }),
+      table: outboxTable,
+      names: { would: 'wouldRetry', done: 'retried' },
+      words: { would: (count) => `Would retry ${count} failed outbox rows`, done: (count) => `${count} failed outbox rows opened again; the relay sends them on its next run`, none: 'Nothing retried.' },
     });
-    return {
-      json: { runId: run.runId, retried },
-      text: `${table(retried)}\n${retried.length} failed outbox rows opened again; the relay sends them on its next run (audit run ${run.runId}).`,
-      exitCode: 0,
-    };
+  },
+};
+
+/** The states a purge may delete: never an open row, which is the relay's (or its writer's) to send. */
+const PURGEABLE = ['failed', 'dispatched'];
+
+/**
+ * `sqs-inbox outbox purge`: deletes failed rows (or, with `--state dispatched`, dispatched ones
+ * before the cleanup would) that the filters select, in one transaction with its audit row. A
+ * failed row already gave up its place in its FIFO group (the group went on past it, and its open
+ * count does not count it), so deleting it leaves the group's numbering and count as they are;
+ * what it gives up is a later `outbox retry`. Open rows are refused: they are the relay's to send.
+ */
+export const outboxPurgeCommand: Command = {
+  name: 'outbox purge',
+  summary: 'deletes failed outbox rows (or dispatched ones) the filters select: never sent again',
+  usage: '',
+  options: { ...FILTERS, state: { type: 'string', description: 'failed or dispatched (default failed)' }, ...CHANGE_OPTIONS },
+  run(context): Promise<CommandResult> {
+    const state = stringOf(context.values, 'state') ?? 'failed';
+    if (!PURGEABLE.includes(state)) {
+      throw new OperatorCommandError(`--state ${JSON.stringify(state)} cannot be purged: give failed or dispatched (an open row is the relay's to send; \`sqs-inbox outbox list --state open\` shows them).`);
+    }
+    const where = [STATES[state]!, ...filtersOf(context.values)];
+    const limit = countOf(stringOf(context.values, 'limit') ?? '100', 'limit');
+    return changeRows(context, {
+      command: 'outbox purge', confirm: `delete ${state} outbox rows for good`, flags: [...Object.keys(FILTERS), 'state'],
+      read: (db, lock) => outboxRows(db, where, limit, lock),
+      // A row retried since the preview is open now, and stays.
+      apply: (tx, rows, progress) => inChunks(rows.map((row) => row.id), 500, (ids) => tx.query(sql`DELETE FROM outbox_message
+        WHERE id IN (SELECT jsonb_array_elements_text(${sql.json(ids)}::jsonb)::uuid) AND (failed_at IS NOT NULL OR dispatched_at IS NOT NULL)`), progress),
+      subject: (rows) => ({ ids: rows.map((row) => row.id) }),
+      table: outboxTable,
+      names: { would: 'wouldPurge', done: 'purged' },
+      words: { would: (count) => `Would purge ${count} ${state} outbox rows`, done: (count) => `${count} ${state} outbox rows purged`, none: 'Nothing purged.' },
+    });
   },
 };

@@ -1,13 +1,15 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Database } from '../../database/database.js';
+import type { Database, Transaction } from '../../database/database.js';
 import { sql, type SqlStatement } from '../../sql/sql.js';
-import { KeptReplayRefusedError } from '../errors.js';
+import { KeptReplayRefusedError, OperatorCommandError } from '../errors.js';
 import { replayKept } from '../replay-kept.js';
 import { countOf, stringOf, stringsOf, timeOf, type OptionSpec, type OptionValues } from './arguments.js';
 import { auditRun, writeAudit } from './audit.js';
 import type { CommandResult } from './cli-io.js';
-import { whereAll, type Command } from './command.js';
+import { inChunks, whereAll, type Command } from './command.js';
 import { CHANGE_OPTIONS, confirmed } from './confirm.js';
+import { progressOf } from './progress.js';
+import { changeRows } from './row-change.js';
 import { textTable } from './table.js';
 
 const FILTERS: Readonly<Record<string, OptionSpec>> = {
@@ -38,33 +40,41 @@ function filtersOf(values: OptionValues): SqlStatement[] {
   ];
 }
 
-async function keptRows(db: Database, where: readonly SqlStatement[], limit: number): Promise<KeptListed[]> {
+async function keptRows(db: Database | Transaction, where: readonly SqlStatement[], limit: number, lock = false): Promise<KeptListed[]> {
   const { rows } = await db.query<KeptListed>(sql`SELECT id::int AS id, consumer_name AS consumer, message_key AS key, kept_as, source, reason,
-    to_json(kept_at)#>>'{}' AS kept_at, replay_state, replays FROM kept_message ${whereAll(where)} ORDER BY id LIMIT ${limit}`);
+    to_json(kept_at)#>>'{}' AS kept_at, replay_state, replays FROM kept_message ${whereAll(where)} ORDER BY id LIMIT ${limit}${lock ? sql` FOR UPDATE` : sql``}`);
   return rows.map((row) => ({ ...row, id: Number(row.id), replays: Number(row.replays) }));
 }
+
+/** What `rejected list` (and so `rejected purge`) selects: the filters, the kind, the replayed ones with `--all`. */
+function listedWhere(values: OptionValues): SqlStatement[] {
+  const kind = stringOf(values, 'kind');
+  if (kind !== undefined && kind !== 'rejected' && kind !== 'collision') throw new OperatorCommandError(`--kind ${JSON.stringify(kind)} is not a kind: give rejected or collision.`);
+  return [
+    ...filtersOf(values),
+    ...(kind === undefined ? [] : [sql`kept_as = ${kind}`]),
+    ...(values.all === true ? [] : [sql`replay_state IS DISTINCT FROM 'sent'`]),
+  ];
+}
+
+const LIST_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  ...FILTERS,
+  kind: { type: 'string', description: 'rejected or collision (default both)' },
+  all: { type: 'boolean', description: 'replayed ones too' },
+};
 
 /** `sqs-inbox rejected list`: the kept rejected and collided messages, those not replayed yet unless `--all`. */
 export const rejectedListCommand: Command = {
   name: 'rejected list',
   summary: 'the rejected and collided messages the inbox kept, those not replayed yet',
   usage: '',
-  options: {
-    ...FILTERS,
-    kind: { type: 'string', description: 'rejected or collision (default both)' },
-    all: { type: 'boolean', description: 'replayed ones too' },
-  },
+  options: LIST_OPTIONS,
   async run({ values, db }): Promise<CommandResult> {
-    const kind = stringOf(values, 'kind');
-    const where = [
-      ...filtersOf(values),
-      ...(kind === undefined ? [] : [sql`kept_as = ${kind}`]),
-      ...(values.all === true ? [] : [sql`replay_state IS DISTINCT FROM 'sent'`]),
-    ];
-    const rows = await keptRows(db, where, countOf(stringOf(values, 'limit') ?? '100', 'limit'));
+    const rows = await keptRows(db, listedWhere(values), countOf(stringOf(values, 'limit') ?? '100', 'limit'));
     return { json: { kept: rows }, text: textTable(rows as unknown as Record<string, unknown>[], COLUMNS), exitCode: 0 };
   },
 };
+
 
 type Replayed = { id: number; consumer: string; key: string; result: string; messageId?: string; error?: string };
 
@@ -88,6 +98,7 @@ export const rejectedReplayCommand: Command = {
     const client = io.sqsClient?.() ?? new SQSClient({});
     const queueUrl = stringOf(values, 'queue-url');
     const replayed: Replayed[] = [];
+    const progress = progressOf(io, 'rejected replay', rows.length);
     for (const row of rows) {
       const base = { id: row.id, consumer: row.consumer, key: row.key };
       try {
@@ -100,12 +111,40 @@ export const rejectedReplayCommand: Command = {
         if (!(error instanceof KeptReplayRefusedError)) throw error;
         replayed.push({ ...base, result: 'refused', error: error.message });
       }
+      progress.update(replayed.length);
     }
+    progress.end();
     const bad = replayed.filter((row) => row.result === 'failed' || row.result === 'refused').length;
     return {
       json: { runId: run.runId, replayed },
       text: `${textTable(replayed, ['id', 'consumer', 'key', 'result', 'messageId', 'error'])}\n${replayed.length - bad} of ${replayed.length} replayed (audit run ${run.runId}).`,
       exitCode: bad === 0 ? 0 : 1,
     };
+  },
+};
+
+/**
+ * `sqs-inbox rejected purge`: deletes the kept messages `rejected list` shows with the same flags, in
+ * one transaction with its audit row. Their inbox rows stay, so a redelivery is still a duplicate:
+ * a purge gives up on a message, it does not unsee it.
+ */
+export const rejectedPurgeCommand: Command = {
+  name: 'rejected purge',
+  summary: 'deletes the kept messages the filters select (as `rejected list` shows them): given up on, never replayed',
+  usage: '',
+  options: { ...LIST_OPTIONS, ...CHANGE_OPTIONS },
+  run(context): Promise<CommandResult> {
+    const where = listedWhere(context.values);
+    const limit = countOf(stringOf(context.values, 'limit') ?? '100', 'limit');
+    return changeRows(context, {
+      command: 'rejected purge', confirm: 'delete kept messages for good', flags: Object.keys(LIST_OPTIONS),
+      read: (db, lock) => keptRows(db, where, limit, lock),
+      apply: (tx, rows, progress) => inChunks(rows.map((row) => row.id), 500, (ids) => tx.query(sql`DELETE FROM kept_message
+        WHERE id IN (SELECT jsonb_array_elements_text(${sql.json(ids)}::jsonb)::bigint)`), progress),
+      subject: (rows) => ({ ids: rows.map((row) => row.id), keys: rows.map((row) => row.key) }),
+      table: (rows) => textTable(rows as unknown as Record<string, unknown>[], COLUMNS),
+      names: { would: 'wouldPurge', done: 'purged' },
+      words: { would: (count) => `Would purge ${count} kept messages`, done: (count) => `${count} kept messages purged`, none: 'Nothing purged.' },
+    });
   },
 };

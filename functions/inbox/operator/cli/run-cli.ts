@@ -5,14 +5,18 @@ import { parseCommand } from './arguments.js';
 import type { CliIo } from './cli-io.js';
 import type { Command } from './command.js';
 import { openDatabase } from './connection.js';
+import { dlqRedriveCommand } from './dlq-commands.js';
 import { helpOf } from './help.js';
-import { outboxListCommand, outboxRetryCommand } from './outbox-commands.js';
-import { rejectedListCommand, rejectedReplayCommand } from './rejected-commands.js';
+import { outboxListCommand, outboxPurgeCommand, outboxRetryCommand } from './outbox-commands.js';
+import { rejectedListCommand, rejectedPurgeCommand, rejectedReplayCommand } from './rejected-commands.js';
 import { showCommand } from './show-command.js';
 import { statusCommand } from './status-command.js';
 
 /** Every command of the line, noun then verb. */
-export const COMMANDS: readonly Command[] = [statusCommand, showCommand, rejectedListCommand, rejectedReplayCommand, outboxListCommand, outboxRetryCommand];
+export const COMMANDS: readonly Command[] = [
+  statusCommand, showCommand, rejectedListCommand, rejectedReplayCommand, rejectedPurgeCommand,
+  outboxListCommand, outboxRetryCommand, outboxPurgeCommand, dlqRedriveCommand,
+];
 
 /** The command the words name, and the arguments after its name. */
 function commandOf(argv: readonly string[]): { command: Command; rest: string[] } | { words: string[] } {

@@ -3,6 +3,7 @@ import { sql, type SqlStatement } from '../../sql/sql.js';
 import { countOf, stringOf, timeOf } from './arguments.js';
 import type { CommandResult } from './cli-io.js';
 import { whereAll, type Command } from './command.js';
+import { lastRuns, runLine, type LastRun } from './last-runs.js';
 import { textTable } from './table.js';
 
 /** One consumer's figures in `status`. */
@@ -65,12 +66,17 @@ async function figures(db: Database, consumer: string | undefined, since: Date, 
 }
 
 /** What needs a person, one sentence each with what to run. */
-function attentionOf(consumers: readonly ConsumerStatus[], stuckSeconds: number): string[] {
+function attentionOf(consumers: readonly ConsumerStatus[], stuckSeconds: number, runs: readonly LastRun[] | null): string[] {
+  const relayRun = (consumer: string) => {
+    const run = runs?.find((candidate) => candidate.component === 'relay' && candidate.consumer === consumer);
+    if (run === undefined) return '';
+    return run.lastRunAt === null ? ' (no relay run is recorded)' : ` (its relay last ran ${run.ageSeconds} s ago)`;
+  };
   return consumers.flatMap((c) => [
     ...(c.awaitingReplay > 0 ? [`${c.consumer}: ${c.awaitingReplay} rejected messages wait for a replay (sqs-inbox rejected list --consumer ${c.consumer}).`] : []),
     ...(c.collisions > 0 ? [`${c.consumer}: ${c.collisions} collisions, a known key with another body (sqs-inbox rejected list --consumer ${c.consumer} --kind collision).`] : []),
     ...(c.outboxFailed > 0 ? [`${c.consumer}: ${c.outboxFailed} outbox rows failed (sqs-inbox outbox list --consumer ${c.consumer}).`] : []),
-    ...(c.oldestOpenSeconds !== null && c.oldestOpenSeconds > stuckSeconds ? [`${c.consumer}: the oldest undispatched outbox row waits for ${c.oldestOpenSeconds} s: is its relay running?`] : []),
+    ...(c.oldestOpenSeconds !== null && c.oldestOpenSeconds > stuckSeconds ? [`${c.consumer}: the oldest undispatched outbox row waits for ${c.oldestOpenSeconds} s: is its relay running?${relayRun(c.consumer)}`] : []),
     ...(c.groupsHeld > 0 ? [`${c.consumer}: ${c.groupsHeld} FIFO groups held up behind an unsent row (sqs-inbox outbox list --consumer ${c.consumer} --state open).`] : []),
   ]);
 }
@@ -78,7 +84,7 @@ function attentionOf(consumers: readonly ConsumerStatus[], stuckSeconds: number)
 /** `sqs-inbox status`: per consumer, what went through and what needs a person; exit 1 when something does. */
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'per consumer: processed, rejected, collisions, the outbox\'s backlog and failures; exits 1 when something needs a person',
+  summary: 'per consumer: processed, rejected, collisions, the outbox\'s backlog and failures, the cleanup\'s and relays\' last runs; exits 1 when something needs a person',
   usage: '',
   options: {
     consumer: { type: 'string', description: 'only this consumer' },
@@ -89,13 +95,15 @@ export const statusCommand: Command = {
     const since = timeOf(stringOf(values, 'since') ?? '24h', 'since');
     const stuckSeconds = countOf(stringOf(values, 'stuck-after') ?? '300', 'stuck-after', 0);
     const { consumers, reasons, failed } = await figures(db, stringOf(values, 'consumer'), since, stuckSeconds);
-    const attention = attentionOf(consumers, stuckSeconds);
-    const json = { since: since.toISOString(), consumers, kept: reasons, outboxFailed: failed, attention };
+    const runs = await lastRuns(db, stringOf(values, 'consumer'), consumers.filter((c) => c.outboxOpen > 0).map((c) => c.consumer));
+    const attention = attentionOf(consumers, stuckSeconds, runs);
+    const json = { since: since.toISOString(), consumers, kept: reasons, outboxFailed: failed, lastRuns: runs, attention };
     const text = [
       `Since ${json.since}`,
       textTable(consumers as unknown as Record<string, unknown>[], ['consumer', 'processed', 'rejected', 'collisions', 'awaitingReplay', 'outboxOpen', 'oldestOpenSeconds', 'outboxFailed', 'groupsHeld']),
       '', 'Kept (rejected and collided) by reason', textTable(reasons, ['consumer', 'kept_as', 'reason', 'count']),
       '', 'Failed outbox rows by target and reason', textTable(failed, ['consumer', 'target', 'reason', 'count']),
+      '', 'Last runs', ...(runs === null ? ['  not recorded: the kit\'s migration 0007_kit_run.sql is not applied to this database'] : runs.map(runLine)),
       '', attention.length === 0 ? 'All is well.' : `Needs a person:\n${attention.map((line) => `  - ${line}`).join('\n')}`,
     ].join('\n');
     return { json, text, exitCode: attention.length === 0 ? 0 : 1 };
