@@ -1,7 +1,7 @@
 import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
+import { keyedAttributes, messageSize, stringValued } from '../producer/sqs-entry.js';
 import { OutboxMessageRefusedError } from './errors.js';
 import type { OutboxMessage, PreparedMessage } from './outbox-message.js';
-import { stringAttributesSize } from './size-limits.js';
 
 // SQS's attribute names (SNS takes the same): letters, digits, _ - and ., no leading, trailing or
 // double dot, not starting with AWS. or Amazon.
@@ -134,6 +134,6 @@ export function attributedMessage(message: OutboxMessage, context: { readonly id
   const body = bodyText(target, message, limits.characters);
   const attributes = stringAttributes(target, message, limits.maxAttributes, limits.characters);
   const groupId = groupIdOf(target, message, limits.fifo ? 'required' : 'optional');
-  const sizeBytes = checkSize(target, Buffer.byteLength(body, 'utf8') + stringAttributesSize(attributes, context.id.length), limits.maxMessageBytes);
+  const sizeBytes = checkSize(target, messageSize(body, keyedAttributes(stringValued(attributes), context.id)), limits.maxMessageBytes);
   return { body, attributes, groupId, detailType: undefined, sizeBytes };
 }

@@ -1,11 +1,9 @@
-import { PublishBatchCommand, SNSClient, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
+import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
+import { AWS_LIMITS } from '../aws-limits.js';
 import { InboxConfigError } from '../errors.js';
-import { answeredCall, entryAnswers } from './aws-answers.js';
-import { attributedMessage } from './message-checks.js';
-import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
-import type { PrepareContext, Publisher } from './publisher.js';
-import { SNS_LIMITS } from './size-limits.js';
-import { keyedAttributes } from './sqs-target.js';
+import { attributedPublisher, rowEntry } from './attributed-target.js';
+import { entryAnswers } from './aws-answers.js';
+import type { Publisher } from './publisher.js';
 
 /** Options of `snsTarget`. */
 export interface SnsTargetOptions {
@@ -44,35 +42,19 @@ export function snsTarget(options: SnsTargetOptions): Publisher {
   }
   const { topicArn } = options;
   const fifo = topicArn.endsWith('.fifo');
-  const maxMessageBytes = options.maxMessageBytes ?? SNS_LIMITS.maxMessageBytes;
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024 || maxMessageBytes > SNS_LIMITS.ceilingBytes) {
-    throw new InboxConfigError(`snsTarget maxMessageBytes must be the topic's MaximumMessageSize, a whole number from 1024 to ${SNS_LIMITS.ceilingBytes}, but ${String(maxMessageBytes)} was given.`);
-  }
   let client = options.client;
-
-  const toEntry = (entry: OutboxEntry, index: number): PublishBatchRequestEntry => ({
-    Id: String(index),
-    Message: entry.body,
-    MessageAttributes: keyedAttributes(entry),
-    ...(entry.groupId !== undefined ? { MessageGroupId: entry.groupId } : {}),
-    ...(fifo ? { MessageDeduplicationId: entry.id } : {}),
-  });
-
-  return {
+  return attributedPublisher({
+    factory: 'snsTarget',
+    sizeIs: "the topic's MaximumMessageSize",
     fifo,
-    maxBatchEntries: SNS_LIMITS.maxBatchEntries,
-    maxMessageBytes,
-    // SNS holds a whole batch to the topic's MaximumMessageSize.
-    maxBatchBytes: maxMessageBytes,
-    prepare: (message: OutboxMessage, context: PrepareContext): PreparedMessage =>
-      attributedMessage(message, context, { fifo, maxAttributes: SNS_LIMITS.maxAttributes, maxMessageBytes }),
-    publish(entries, { signal }) {
+    limits: AWS_LIMITS.sns,
+    maxMessageBytes: options.maxMessageBytes,
+    async send(batch, signal) {
       client ??= new SNSClient({});
-      const sns = client;
-      return answeredCall(entries, async (batch) => {
-        const response = await sns.send(new PublishBatchCommand({ TopicArn: topicArn, PublishBatchRequestEntries: batch.map(toEntry) }), { abortSignal: signal });
-        return entryAnswers(batch.map((_, i) => String(i)), response.Successful, response.Failed);
-      }, (error) => ['NotFoundException', 'NotFound'].includes((error as Error)?.name));
+      const entries = batch.map((entry, i) => ({ ...rowEntry(entry, i, fifo), Message: entry.body }));
+      const response = await client.send(new PublishBatchCommand({ TopicArn: topicArn, PublishBatchRequestEntries: entries }), { abortSignal: signal });
+      return entryAnswers(entries.map((entry) => entry.Id), response.Successful, response.Failed);
     },
-  };
+    isGone: (error) => ['NotFoundException', 'NotFound'].includes((error as Error)?.name),
+  });
 }

@@ -1,12 +1,10 @@
-import { SendMessageBatchCommand, SQSClient, type MessageAttributeValue, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { AWS_LIMITS } from '../aws-limits.js';
 import { InboxConfigError } from '../errors.js';
-import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
-import { answeredCall, entryAnswers } from './aws-answers.js';
-import { attributedMessage, SQS_CHARACTERS } from './message-checks.js';
-import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
-import type { PrepareContext, Publisher } from './publisher.js';
-import { SQS_LIMITS } from './size-limits.js';
-import { MAX_MESSAGE_ATTRIBUTES, traceAttributes } from '../trace/outgoing-context.js';
+import { attributedPublisher, rowEntry } from './attributed-target.js';
+import { entryAnswers } from './aws-answers.js';
+import { SQS_CHARACTERS } from './message-checks.js';
+import type { Publisher } from './publisher.js';
 
 /** Options of `sqsTarget`. */
 export interface SqsTargetOptions {
@@ -24,17 +22,7 @@ export interface SqsTargetOptions {
   readonly maxMessageBytes?: number;
 }
 
-/** The message attributes of an entry: the caller's, the row's id as `idempotency-key` and its trace context as `traceparent` while there is room. */
-export function keyedAttributes(entry: OutboxEntry): Record<string, MessageAttributeValue> {
-  const attributes: Record<string, MessageAttributeValue> = {};
-  for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = { DataType: 'String', StringValue: value };
-  attributes[IDEMPOTENCY_KEY_ATTRIBUTE] = { DataType: 'String', StringValue: entry.id };
-  // The row's trace context, not the sender's: the relay sends long after the writer's span ended.
-  for (const [name, value] of Object.entries(traceAttributes(Object.keys(attributes), MAX_MESSAGE_ATTRIBUTES, entry.traceparent))) {
-    attributes[name] = { DataType: 'String', StringValue: value };
-  }
-  return attributes;
-}
+const GONE = ['QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue', 'InvalidAddress'];
 
 /**
  * An SQS queue as an outbox target: rows go by `SendMessageBatch`, 10 at most and within the
@@ -55,35 +43,20 @@ export function sqsTarget(options: SqsTargetOptions): Publisher {
   }
   const { queueUrl } = options;
   const fifo = queueUrl.endsWith('.fifo');
-  const maxMessageBytes = options.maxMessageBytes ?? SQS_LIMITS.maxMessageBytes;
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024 || maxMessageBytes > SQS_LIMITS.maxMessageBytes) {
-    throw new InboxConfigError(`sqsTarget maxMessageBytes must be the queue's MaximumMessageSize, a whole number from 1024 to ${SQS_LIMITS.maxMessageBytes}, but ${String(maxMessageBytes)} was given.`);
-  }
   let client = options.client;
-
-  const toEntry = (entry: OutboxEntry, index: number): SendMessageBatchRequestEntry => ({
-    Id: String(index),
-    MessageBody: entry.body,
-    MessageAttributes: keyedAttributes(entry),
-    ...(entry.groupId !== undefined ? { MessageGroupId: entry.groupId } : {}),
-    ...(fifo ? { MessageDeduplicationId: entry.id } : {}),
-  });
-
-  return {
+  return attributedPublisher({
+    factory: 'sqsTarget',
+    sizeIs: "the queue's MaximumMessageSize",
     fifo,
-    maxBatchEntries: SQS_LIMITS.maxBatchEntries,
-    maxMessageBytes,
-    // A batch is held to the queue's size too: SQS counts a whole batch against the same limit.
-    maxBatchBytes: maxMessageBytes,
-    prepare: (message: OutboxMessage, context: PrepareContext): PreparedMessage =>
-      attributedMessage(message, context, { fifo, maxAttributes: SQS_LIMITS.maxAttributes, maxMessageBytes, characters: SQS_CHARACTERS }),
-    publish(entries, { signal }) {
+    limits: AWS_LIMITS.sqs,
+    maxMessageBytes: options.maxMessageBytes,
+    characters: SQS_CHARACTERS,
+    async send(batch, signal) {
       client ??= new SQSClient({});
-      const sqs = client;
-      return answeredCall(entries, async (batch) => {
-        const response = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map(toEntry) }), { abortSignal: signal });
-        return entryAnswers(batch.map((_, i) => String(i)), response.Successful, response.Failed);
-      }, (error) => ['QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue', 'InvalidAddress'].includes((error as Error)?.name));
+      const entries = batch.map((entry, i) => ({ ...rowEntry(entry, i, fifo), MessageBody: entry.body }));
+      const response = await client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }), { abortSignal: signal });
+      return entryAnswers(entries.map((entry) => entry.Id), response.Successful, response.Failed);
     },
-  };
+    isGone: (error) => GONE.includes((error as Error)?.name),
+  });
 }
