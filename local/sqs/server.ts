@@ -89,8 +89,8 @@ export interface RunningSqs {
 }
 
 const DEFAULTS = { port: 0, now: Date.now, accountId: '000000000000', region: 'us-east-1', faults: {}, pollIntervalMs: 20, deduplicationWindowMs: AWS_LIMITS.sqs.deduplicationWindowMs } as const;
-// SQS takes request bodies of a few MiB at most; a batch holds 256 KiB of messages plus JSON and base64 overhead.
-const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
+// SQS takes request bodies of a few MiB at most; a batch holds 1 MiB of messages, which JSON's escapes and base64 can double.
+const MAX_REQUEST_BYTES = 4 * AWS_LIMITS.sqs.batchBytes;
 const TARGET_PREFIX = 'AmazonSQS.';
 
 function reply(response: http.ServerResponse, status: number, body: unknown, error?: SqsError): void {
