@@ -1,8 +1,6 @@
 import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
 import { AWS_LIMITS } from '../aws-limits.js';
-import { InboxConfigError } from '../errors.js';
-import { attributedPublisher, rowEntry } from './attributed-target.js';
-import { entryAnswers } from './aws-answers.js';
+import { attributedPublisher } from './attributed-target.js';
 import type { Publisher } from './publisher.js';
 
 /** Options of `snsTarget`. */
@@ -37,24 +35,18 @@ const TOPIC_ARN = /^arn:aws[\w-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.f
  * ```
  */
 export function snsTarget(options: SnsTargetOptions): Publisher {
-  if (typeof options?.topicArn !== 'string' || !TOPIC_ARN.test(options.topicArn)) {
-    throw new InboxConfigError(`snsTarget needs the topic's ARN (arn:aws:sns:<region>:<account>:<name>), but "${String(options?.topicArn)}" was given.`);
-  }
-  const { topicArn } = options;
-  const fifo = topicArn.endsWith('.fifo');
-  let client = options.client;
   return attributedPublisher({
     factory: 'snsTarget',
+    address: options?.topicArn,
+    addressPattern: TOPIC_ARN,
+    addressIs: "the topic's ARN (arn:aws:sns:<region>:<account>:<name>)",
     sizeIs: "the topic's MaximumMessageSize",
-    fifo,
     limits: AWS_LIMITS.sns,
-    maxMessageBytes: options.maxMessageBytes,
-    async send(batch, signal) {
-      client ??= new SNSClient({});
-      const entries = batch.map((entry, i) => ({ ...rowEntry(entry, i, fifo), Message: entry.body }));
-      const response = await client.send(new PublishBatchCommand({ TopicArn: topicArn, PublishBatchRequestEntries: entries }), { abortSignal: signal });
-      return entryAnswers(entries.map((entry) => entry.Id), response.Successful, response.Failed);
-    },
+    maxMessageBytes: options?.maxMessageBytes,
+    client: options?.client,
+    newClient: () => new SNSClient({}),
+    bodyMember: 'Message',
+    send: ({ client, address, entries, signal }) => client.send(new PublishBatchCommand({ TopicArn: address, PublishBatchRequestEntries: entries }), { abortSignal: signal }),
     isGone: (error) => ['NotFoundException', 'NotFound'].includes((error as Error)?.name),
   });
 }

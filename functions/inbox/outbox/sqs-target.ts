@@ -1,8 +1,6 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_LIMITS } from '../aws-limits.js';
-import { InboxConfigError } from '../errors.js';
-import { attributedPublisher, rowEntry } from './attributed-target.js';
-import { entryAnswers } from './aws-answers.js';
+import { attributedPublisher } from './attributed-target.js';
 import { SQS_CHARACTERS } from './message-checks.js';
 import type { Publisher } from './publisher.js';
 
@@ -38,25 +36,19 @@ const GONE = ['QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue', 'I
  * ```
  */
 export function sqsTarget(options: SqsTargetOptions): Publisher {
-  if (typeof options?.queueUrl !== 'string' || !/^https?:\/\/\S+\/\S+$/.test(options.queueUrl)) {
-    throw new InboxConfigError(`sqsTarget needs the queue URL (https://sqs.<region>.amazonaws.com/<account>/<name>), but "${String(options?.queueUrl)}" was given.`);
-  }
-  const { queueUrl } = options;
-  const fifo = queueUrl.endsWith('.fifo');
-  let client = options.client;
   return attributedPublisher({
     factory: 'sqsTarget',
+    address: options?.queueUrl,
+    addressPattern: /^https?:\/\/\S+\/\S+$/,
+    addressIs: 'the queue URL (https://sqs.<region>.amazonaws.com/<account>/<name>)',
     sizeIs: "the queue's MaximumMessageSize",
-    fifo,
     limits: AWS_LIMITS.sqs,
-    maxMessageBytes: options.maxMessageBytes,
+    maxMessageBytes: options?.maxMessageBytes,
     characters: SQS_CHARACTERS,
-    async send(batch, signal) {
-      client ??= new SQSClient({});
-      const entries = batch.map((entry, i) => ({ ...rowEntry(entry, i, fifo), MessageBody: entry.body }));
-      const response = await client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }), { abortSignal: signal });
-      return entryAnswers(entries.map((entry) => entry.Id), response.Successful, response.Failed);
-    },
+    client: options?.client,
+    newClient: () => new SQSClient({}),
+    bodyMember: 'MessageBody',
+    send: ({ client, address, entries, signal }) => client.send(new SendMessageBatchCommand({ QueueUrl: address, Entries: entries }), { abortSignal: signal }),
     isGone: (error) => GONE.includes((error as Error)?.name),
   });
 }
