@@ -33,6 +33,16 @@ export const AWS_LIMITS = {
     waitTimeSeconds: { min: 0, max: 20 },
     /** A redrive policy's maxReceiveCount. */
     maxReceiveCount: { min: 1, max: 1000 },
+    /** A MessageGroupId or MessageDeduplicationId (SNS's too): 1 to 128 letters, digits and ASCII punctuation. */
+    fifoId: /^[\x21-\x7e]{1,128}$/,
+    /**
+     * A message attribute's name (SNS's too): letters, digits, `_ - .`, up to 256, no leading,
+     * trailing or double dot, not starting with `AWS.` or `Amazon.`.
+     */
+    attributeName: /^(?!\.)(?!.*\.\.)(?!.*\.$)(?!(?:aws|amazon)\.)[A-Za-z0-9_.-]{1,256}$/i,
+    /** The characters of a body and of an attribute value (XML 1.0's: tab, line feed, carriage return and the rest past U+001F). */
+    // eslint-disable-next-line no-control-regex -- tab, line feed and carriage return are the control characters SQS allows
+    characters: /^[\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u,
   },
   /** Amazon SNS (Publish, PublishBatch, a topic's MaximumMessageSize). */
   sns: {

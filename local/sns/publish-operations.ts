@@ -20,8 +20,7 @@ export interface PublishContext {
 
 const MAX_ENTRIES = AWS_LIMITS.sns.batchEntries;
 const ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
-const ATTRIBUTE_NAME = /^(?!\.)(?!.*\.\.)(?!.*\.$)(?!(?:aws|amazon)\.)[A-Za-z0-9_.-]{1,256}$/i;
-const GROUP_OR_DEDUPLICATION_ID = /^[\x21-\x7e]{1,128}$/;
+const { attributeName: ATTRIBUTE_NAME, fifoId: GROUP_OR_DEDUPLICATION_ID } = AWS_LIMITS.sqs;
 
 function attributesOf(input: QueryInput): MessageToPublish['attributes'] {
   const attributes: Record<string, { dataType: string; value: string }> = {};

@@ -39,10 +39,7 @@ const ATTRIBUTE_NAME = /^[A-Za-z0-9_.-]{1,256}$/;
 const DATA_TYPE = /^(String|Number|Binary)(\.[A-Za-z0-9_.-]+)?$/;
 // A Number attribute: SQS takes up to 38 significant digits in a decimal or exponent notation.
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-// Group and deduplication ids: 1 to 128 of alphanumerics and ASCII punctuation.
-const FIFO_ID = /^[\x21-\x7e]{1,128}$/;
-// Characters SQS accepts in a body and in string attribute values (XML 1.0's set).
-const VALID_TEXT = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+const { fifoId: FIFO_ID, characters: VALID_TEXT } = AWS_LIMITS.sqs;
 const SYSTEM_ATTRIBUTES = new Set(['AWSTraceHeader']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {

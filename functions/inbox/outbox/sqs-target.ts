@@ -1,7 +1,6 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_LIMITS } from '../aws-limits.js';
 import { attributedPublisher } from './attributed-target.js';
-import { SQS_CHARACTERS } from './message-checks.js';
 import type { Publisher } from './publisher.js';
 
 /** Options of `sqsTarget`. */
@@ -44,7 +43,7 @@ export function sqsTarget(options: SqsTargetOptions): Publisher {
     sizeIs: "the queue's MaximumMessageSize",
     limits: AWS_LIMITS.sqs,
     maxMessageBytes: options?.maxMessageBytes,
-    characters: SQS_CHARACTERS,
+    characters: AWS_LIMITS.sqs.characters,
     client: options?.client,
     newClient: () => new SQSClient({}),
     bodyMember: 'MessageBody',

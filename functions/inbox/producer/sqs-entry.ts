@@ -7,9 +7,6 @@ import { traceAttributes } from '../trace/outgoing-context.js';
 /** Message attributes as SQS (and SNS) take them. */
 export type MessageAttributes = Record<string, MessageAttributeValue>;
 
-// MessageDeduplicationId: 1 to 128 alphanumerics and ASCII punctuation.
-const DEDUPLICATION_ID = /^[\x21-\x7e]{1,128}$/;
-
 /**
  * The MessageDeduplicationId of a key: the key itself, or its sha-256 in hex when it is not a valid
  * id, so that any key still deduplicates.
@@ -20,7 +17,7 @@ const DEDUPLICATION_ID = /^[\x21-\x7e]{1,128}$/;
  * ```
  */
 export function deduplicationIdOf(key: string): string {
-  return DEDUPLICATION_ID.test(key) ? key : createHash('sha256').update(key, 'utf8').digest('hex');
+  return AWS_LIMITS.sqs.fifoId.test(key) ? key : createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 /**
