@@ -27,10 +27,12 @@ export const AWS_LIMITS = {
     attributes: 10,
     /** How long a FIFO queue drops a message whose deduplication id it has seen. */
     deduplicationWindowMs: 300_000,
-    delaySeconds: { min: 0, max: 900 },
-    visibilityTimeoutSeconds: { min: 0, max: 43_200 },
-    retentionSeconds: { min: 60, max: 1_209_600 },
-    waitTimeSeconds: { min: 0, max: 20 },
+    delaySeconds: { min: 0, max: 900, default: 0 },
+    visibilityTimeoutSeconds: { min: 0, max: 43_200, default: 30 },
+    /** MessageRetentionPeriod: 1 minute to 14 days, 4 days when not set. */
+    retentionSeconds: { min: 60, max: 1_209_600, default: 345_600 },
+    /** ReceiveMessageWaitTimeSeconds (a queue's) and WaitTimeSeconds (a receive's). */
+    waitTimeSeconds: { min: 0, max: 20, default: 0 },
     /** A redrive policy's maxReceiveCount. */
     maxReceiveCount: { min: 1, max: 1000 },
     /** A MessageGroupId or MessageDeduplicationId (SNS's too): 1 to 128 letters, digits and ASCII punctuation. */

@@ -3,6 +3,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
 import { METRICS_SCHEMA, TIME_DEFAULTS } from '../../functions/inbox/contract.js';
 import { resolveOutboxSettings, type OutboxSettings } from '../outbox/outbox-settings.js';
 import type { InboxConsumerCommonProps } from './common-props.js';
@@ -35,7 +36,7 @@ export const CONSUMER_DEFAULTS = {
   /** Concurrent invocations per ACU of the cluster's maximum capacity (see `clusterMaxCapacity`). */
   invocationsPerAcu: 2,
   /** The longest SQS allows, so a dead-lettered message or failure notice waits as long as it can. */
-  deadLetterRetention: Duration.days(14),
+  deadLetterRetention: Duration.seconds(AWS_LIMITS.sqs.retentionSeconds.max),
   /** The shortest function timeout: the runtime's deadline margin plus one claim's lock wait. */
   minimumTimeout: Duration.millis(TIME_DEFAULTS.deadlineMarginMs + TIME_DEFAULTS.lockTimeoutMs),
 } as const;

@@ -23,10 +23,10 @@ export interface QueueSettings {
 
 /** Defaults of SQS for a new queue. */
 export const QUEUE_DEFAULTS = {
-  visibilityTimeout: 30,
-  messageRetentionPeriod: 345_600,
-  receiveMessageWaitTimeSeconds: 0,
-  delaySeconds: 0,
+  visibilityTimeout: AWS_LIMITS.sqs.visibilityTimeoutSeconds.default,
+  messageRetentionPeriod: AWS_LIMITS.sqs.retentionSeconds.default,
+  receiveMessageWaitTimeSeconds: AWS_LIMITS.sqs.waitTimeSeconds.default,
+  delaySeconds: AWS_LIMITS.sqs.delaySeconds.default,
   maximumMessageSize: AWS_LIMITS.sqs.messageBytes.default,
 } as const;
 
