@@ -73,6 +73,10 @@ export const AWS_LIMITS = {
     /** How long a statement may run before the service ends it. */
     statementTimeoutMs: 45_000,
   },
+  /** AWS Lambda's functions. */
+  lambda: {
+    timeoutSeconds: { min: 1, max: 900 },
+  },
   /** An AWS Lambda event source mapping on an SQS queue. */
   lambdaSqs: {
     batchSize: { min: 1, max: 10_000 },
@@ -94,6 +98,8 @@ export const AWS_LIMITS = {
     /** ProvisionedPollerConfig. */
     minimumPollers: { min: 1, max: 200 },
     maximumPollers: { min: 1, max: 2000 },
+    /** The longest function timeout a Kafka event source invokes (14 minutes). */
+    functionTimeoutSeconds: { min: 1, max: 840 },
     /** ConsumerGroupId: 1 to 200 of these. */
     consumerGroupId: /^[a-zA-Z0-9\-/*:_+=.@]{1,200}$/,
   },

@@ -136,7 +136,7 @@ function checkedSettings(options: StartEventSourceOptions): Settings {
   check.callable('handler', '(event, context) => Promise<SQSBatchResponse | void>');
   check.matches('functionName', FUNCTION_NAME.pattern, FUNCTION_NAME.described);
   check.whole('pollers', 1, 100);
-  check.whole('functionTimeoutMs', 1, 900_000);
+  check.whole('functionTimeoutMs', 1, AWS_LIMITS.lambda.timeoutSeconds.max * 1000);
   check.whole('waitTimeSeconds', 0, 20);
   check.whole('maxBatchingWindowMs', BATCHING_WINDOW_SECONDS.min * 1000, BATCHING_WINDOW_SECONDS.max * 1000);
   return settings;

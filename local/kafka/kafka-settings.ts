@@ -73,7 +73,7 @@ export function kafkaSettings(options: StartKafkaEventSourceOptions): KafkaSetti
   check.whole('batchSize', BATCH_SIZE.min, BATCH_SIZE.max);
   check.whole('maxBatchingWindowMs', BATCHING_WINDOW_SECONDS.min * 1000, BATCHING_WINDOW_SECONDS.max * 1000);
   check.whole('pollers', 1, 100);
-  check.whole('functionTimeoutMs', 1, 840_000);
+  check.whole('functionTimeoutMs', 1, AWS_LIMITS.lambdaKafka.functionTimeoutSeconds.max * 1000);
   check.whole('maximumRetryAttempts', RETRY_ATTEMPTS.min, RETRY_ATTEMPTS.max);
   check.whole('retryDelayMs', 0, 60_000);
   checkDestination(log, topic, destination);

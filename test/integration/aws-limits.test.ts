@@ -132,6 +132,11 @@ const CASES: readonly LimitCase[] = [
     emulator: (seconds) => sqsEventSource(false, { batchSize: 100, maxBatchingWindowMs: seconds * 1000 }),
   },
   {
+    limit: 'lambda.timeoutSeconds', at: AWS_LIMITS.lambda.timeoutSeconds.max, kitSide: 'InboxConsumer', emulatorSide: 'local/event-source',
+    kit: [(seconds) => sqsConsumer({ timeout: Duration.seconds(seconds) })],
+    emulator: (seconds) => sqsEventSource(false, { functionTimeoutMs: seconds * 1000 }),
+  },
+  {
     limit: 'sqs.maxReceiveCount', at: sqs.maxReceiveCount.max, kitSide: 'InboxConsumer', emulatorSide: 'local/sqs CreateQueue',
     kit: [(maxReceiveCount) => sqsConsumer({ maxReceiveCount })],
     emulator: async (maxReceiveCount) => {
