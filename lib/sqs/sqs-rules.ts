@@ -1,7 +1,7 @@
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
-import { days, isWhole, seconds } from '../consumer/consumer-rules.js';
-import type { ConsumerRule } from '../consumer/consumer-rules.js';
+import { days, isWhole, seconds } from '../shared/rule-words.js';
+import type { ConsumerRule } from '../shared/rule-words.js';
 import type { QueueFacts } from '../consumer/queue-facts.js';
 import type { SqsSettings } from './sqs-settings.js';
 
