@@ -3,11 +3,13 @@
 export { classifyExisting, claimStatement, existingClaimStatement, guardedStatement, rejectStatement } from './claim/claim.js';
 export type { ClaimTarget } from './claim/claim.js';
 export { payloadHash } from './claim/payload-hash.js';
+export { AWS_LIMITS } from './aws-limits.js';
 export { INBOX_ENV } from './contract.js';
 export type { QueryResult } from './database/database.js';
 export { migrationChecksum } from './migrations/checksum.js';
 export { KIT_ROLE_COMMENT } from './migrations/inbox-roles.js';
 export { DEFAULTS } from './options.js';
+export { messageSize } from './producer/sqs-entry.js';
 export { uuidv7 } from './producer/uuid-v7.js';
 export { backoffDelay, retry, sleep } from './retry.js';
 export type { Backoff, RetryPolicy } from './retry.js';

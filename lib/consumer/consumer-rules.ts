@@ -1,3 +1,4 @@
+import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
 import { InfraConfigError } from '../infra-config-error.js';
 import { CONSUMER_DEFAULTS } from '../shared/consumer-defaults.js';
 import type { InboxConsumerSettings } from './consumer-settings.js';
@@ -34,6 +35,10 @@ export const COMMON_RULES: readonly ConsumerRule<InboxConsumerSettings>[] = [
     message: (s) => `The function timeout must be at least ${seconds(CONSUMER_DEFAULTS.minimumTimeout)}: the runtime starts no record in the last 5 s `
       + '(deadlineMarginMs) and a claim may wait 5 s on a lock (lockTimeoutMs), so a shorter one fails batches without trying them. '
       + `But ${seconds(s.timeout)} was provided.`,
+  },
+  {
+    breaks: (s) => s.timeout.toMilliseconds() > AWS_LIMITS.lambda.timeoutSeconds.max * 1000,
+    message: (s) => `The function timeout must be at most ${AWS_LIMITS.lambda.timeoutSeconds.max} s, the longest Lambda runs a function, but ${seconds(s.timeout)} was provided.`,
   },
   {
     breaks: (s) => s.clusterMaxCapacity !== undefined && !isAcu(s.clusterMaxCapacity),

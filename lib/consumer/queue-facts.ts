@@ -1,10 +1,11 @@
 import { Duration, Token } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
 
 /** What SQS gives a queue made without a setting (AWS's defaults, not the kit's). */
 export const SQS_QUEUE_DEFAULTS = {
-  retention: Duration.days(4),
-  visibilityTimeout: Duration.seconds(30),
+  retention: Duration.seconds(AWS_LIMITS.sqs.retentionSeconds.default),
+  visibilityTimeout: Duration.seconds(AWS_LIMITS.sqs.visibilityTimeoutSeconds.default),
 } as const;
 
 /** What a construct knows of a queue at synth time; `undefined` where it cannot tell. */

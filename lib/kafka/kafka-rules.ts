@@ -11,8 +11,6 @@ const selfManaged = (s: KafkaSettings): SelfManagedKafkaSource | undefined =>
 
 /** Kafka's own topic name rule. */
 const TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
-/** Lambda's consumer group id rule (CreateEventSourceMapping, ConsumerGroupId). */
-const CONSUMER_GROUP_ID = /^[a-zA-Z0-9\-/*:_+=.@]{1,200}$/;
 /** An MSK cluster (provisioned or serverless) ARN; the role's kafka-cluster resources are derived from it. */
 const MSK_CLUSTER_ARN = /^arn:aws[a-z-]*:kafka:[a-z0-9-]+:\d{12}:cluster\/[^/]+\/[^/]+$/;
 
@@ -100,7 +98,7 @@ export const KAFKA_RULES: readonly ConsumerRule<KafkaSettings>[] = [
     message: (s) => `topic must be a Kafka topic name (1 to 249 letters, digits, '.', '_' or '-'), but "${s.props.topic}" was provided.`,
   },
   {
-    breaks: (s) => known(s.consumerGroupId) && !CONSUMER_GROUP_ID.test(s.consumerGroupId),
+    breaks: (s) => known(s.consumerGroupId) && !KAFKA_LIMITS.consumerGroupId.test(s.consumerGroupId),
     message: (s) => `consumerGroupId must be 1 to 200 letters, digits or -/*:_+=.@, but "${s.consumerGroupId}" was provided.`,
   },
   {

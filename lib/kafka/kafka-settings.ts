@@ -1,6 +1,7 @@
 import { Duration, Names } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
 import { invocationsFor, resolveCommonSettings } from '../consumer/consumer-settings.js';
 import type { InboxConsumerSettings } from '../consumer/consumer-settings.js';
 import type { InboxKafkaConsumerProps } from './inbox-kafka-consumer-props.js';
@@ -29,14 +30,14 @@ export const KAFKA_DEFAULTS = {
   offsetLagThreshold: 10_000,
 } as const;
 
-/** Lambda's bounds for a Kafka event source (API_ProvisionedPollerConfig, kafka-retry-configurations). */
+/**
+ * The bounds an `InboxKafkaConsumer` holds its settings to: Lambda's (`AWS_LIMITS.lambdaKafka`),
+ * but for the retries.
+ */
 export const KAFKA_LIMITS = {
-  batchSize: { min: 1, max: 10_000 },
-  minimumPollers: { min: 1, max: 200 },
-  maximumPollers: { min: 1, max: 2000 },
+  ...AWS_LIMITS.lambdaKafka,
   /** Ours: at least 5 attempts in all. Lambda allows 0 to 10,000, or -1 for infinite. */
-  retryAttempts: { min: 4, max: 10_000 },
-  maxRecordAgeSeconds: { min: 60, max: 604_800 },
+  retryAttempts: { min: 4, max: AWS_LIMITS.lambdaKafka.retryAttempts.max },
 } as const;
 
 /**

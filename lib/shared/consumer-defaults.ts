@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
 import { METRICS_SCHEMA, TIME_DEFAULTS } from '../../functions/inbox/contract.js';
 
 /**
@@ -30,7 +31,7 @@ export const CONSUMER_DEFAULTS = {
   /** Concurrent invocations per ACU of the cluster's maximum capacity (see `clusterMaxCapacity`). */
   invocationsPerAcu: 2,
   /** The longest SQS allows, so a dead-lettered message or failure notice waits as long as it can. */
-  deadLetterRetention: Duration.days(14),
+  deadLetterRetention: Duration.seconds(AWS_LIMITS.sqs.retentionSeconds.max),
   /** The shortest function timeout: the runtime's deadline margin plus one claim's lock wait. */
   minimumTimeout: Duration.millis(TIME_DEFAULTS.deadlineMarginMs + TIME_DEFAULTS.lockTimeoutMs),
 } as const;

@@ -1,8 +1,8 @@
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
 import { days, isWhole, seconds } from '../shared/rule-words.js';
 import type { ConsumerRule } from '../shared/rule-words.js';
 import type { QueueFacts } from '../consumer/queue-facts.js';
-import { SQS_MAX_CONCURRENCY } from './sqs-settings.js';
 import type { SqsSettings } from './sqs-settings.js';
 
 const retention = (queue: QueueFacts | undefined): string => {
@@ -11,11 +11,12 @@ const retention = (queue: QueueFacts | undefined): string => {
 };
 const kind = (fifo: boolean): string => (fifo ? 'FIFO' : 'standard');
 
-/** SQS event source limits (Lambda's, not ours). */
-const FIFO_MAX_BATCH = 10;
-const BATCH_SIZE = { min: 1, max: 10_000 } as const;
-const MAX_BATCHING_WINDOW_SECONDS = 300;
-const MAX_RECEIVE_COUNT = { min: 5, max: 1000 } as const;
+/** Lambda's limits on an SQS event source. */
+const { batchSize: BATCH_SIZE, maxConcurrency: MAX_CONCURRENCY } = AWS_LIMITS.lambdaSqs;
+const FIFO_MAX_BATCH = AWS_LIMITS.lambdaSqs.fifoBatchSize.max;
+const MAX_BATCHING_WINDOW_SECONDS = AWS_LIMITS.lambdaSqs.batchingWindowSeconds.max;
+/** Ours: at least 5 receives, so throttling and transient failures do not dead-letter a good message; SQS's ceiling. */
+const MAX_RECEIVE_COUNT = { min: 5, max: AWS_LIMITS.sqs.maxReceiveCount.max } as const;
 
 /**
  * What an `InboxConsumer` refuses at synth time beyond the shared rules (`COMMON_RULES`), checked
@@ -77,8 +78,8 @@ export const SQS_RULES: readonly ConsumerRule<SqsSettings>[] = [
     message: (s) => `maxBatchingWindow must be at most ${MAX_BATCHING_WINDOW_SECONDS} s, but ${seconds(s.props.maxBatchingWindow!)} was provided.`,
   },
   {
-    breaks: (s) => s.props.maxConcurrency !== undefined && !isWhole(s.props.maxConcurrency, SQS_MAX_CONCURRENCY),
-    message: (s) => `maxConcurrency must be a whole number from ${SQS_MAX_CONCURRENCY.min} to ${SQS_MAX_CONCURRENCY.max}, but ${s.props.maxConcurrency} was provided.`,
+    breaks: (s) => s.props.maxConcurrency !== undefined && !isWhole(s.props.maxConcurrency, MAX_CONCURRENCY),
+    message: (s) => `maxConcurrency must be a whole number from ${MAX_CONCURRENCY.min} to ${MAX_CONCURRENCY.max}, but ${s.props.maxConcurrency} was provided.`,
   },
   {
     breaks: (s) => s.queue.visibilityTimeout !== undefined

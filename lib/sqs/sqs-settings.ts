@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
 import { CONSUMER_DEFAULTS } from '../shared/consumer-defaults.js';
 import { invocationsFor, resolveCommonSettings } from '../consumer/consumer-settings.js';
 import type { InboxConsumerSettings } from '../consumer/consumer-settings.js';
@@ -23,9 +24,6 @@ export const SQS_DEFAULTS = {
   /** AWS's advice for SQS event sources: visibility timeout at least 6 x the function timeout. */
   visibilityTimeoutFactor: 6,
 } as const;
-
-/** SQS's bounds on an event source's maximum concurrency. */
-export const SQS_MAX_CONCURRENCY = { min: 2, max: 1000 } as const;
 
 /**
  * The props with every default applied and what can be known about the queues, which the rules
@@ -63,7 +61,8 @@ export interface SqsSettings extends InboxConsumerSettings {
 function concurrencyFor(clusterMaxCapacity: number | undefined): number | undefined {
   const invocations = invocationsFor(clusterMaxCapacity);
   if (invocations === undefined) return undefined;
-  return Math.min(SQS_MAX_CONCURRENCY.max, Math.max(SQS_MAX_CONCURRENCY.min, invocations));
+  const { min, max } = AWS_LIMITS.lambdaSqs.maxConcurrency;
+  return Math.min(max, Math.max(min, invocations));
 }
 
 const sum = (...durations: (Duration | undefined)[]): Duration =>

@@ -1,9 +1,10 @@
 import pg from 'pg';
+import { AWS_LIMITS } from '../../functions/inbox/internal.js';
 import type { ColumnType } from './column-types.js';
 import { badRequest } from './service-errors.js';
 
 /** The service's cap on a response. */
-export const MAX_RESPONSE_BYTES = 1024 * 1024;
+export const MAX_RESPONSE_BYTES = AWS_LIMITS.dataApi.responseBytes;
 
 /** How the request asked for results. */
 export interface ResultOptions {

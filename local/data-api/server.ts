@@ -9,7 +9,7 @@ import { OPERATIONS, serviceErrorOf, type OperationContext } from './operations.
 import type { DataApiSecrets, DataApiSecretSource } from './secrets.js';
 import { badRequest, ServiceError, unknownOperation } from './service-errors.js';
 import { Transactions } from './transactions.js';
-import { withDefaults } from '../../functions/inbox/internal.js';
+import { AWS_LIMITS, withDefaults } from '../../functions/inbox/internal.js';
 
 /** Options of `startDataApi`. */
 export interface StartDataApiOptions {
@@ -86,9 +86,9 @@ export interface RunningDataApi {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { port: 0, idleTimeoutMs: 180_000, statementTimeoutMs: 45_000, latencyMs: 0, maxTransactions: 100 } as const;
+const DEFAULTS = { port: 0, idleTimeoutMs: 180_000, statementTimeoutMs: AWS_LIMITS.dataApi.statementTimeoutMs, latencyMs: 0, maxTransactions: 100 } as const;
 // The service takes requests of up to 4 MiB.
-const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+const MAX_REQUEST_BYTES = AWS_LIMITS.dataApi.requestBytes;
 
 function send(response: http.ServerResponse, status: number, body: string, errorType?: string): void {
   const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };

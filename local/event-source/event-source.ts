@@ -1,6 +1,6 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { backoffDelay, sleep, withDefaults } from '../../functions/inbox/internal.js';
+import { AWS_LIMITS, backoffDelay, sleep, withDefaults } from '../../functions/inbox/internal.js';
 import { LocalConfigError, LocalStackError } from '../errors.js';
 import { invokeWithTimeout } from '../lambda-invocation.js';
 import { quietly } from '../quietly.js';
@@ -115,7 +115,8 @@ const DEFAULTS = {
   onBatch: () => undefined,
   onError: (error: unknown, during: string) => console.warn(`event source: ${during} failed`, error),
 } as const;
-const MAX_RECEIVE = 10;
+const MAX_RECEIVE = AWS_LIMITS.sqs.batchEntries;
+const { batchSize: BATCH_SIZE, fifoBatchSize: FIFO_BATCH_SIZE, batchingWindowSeconds: BATCHING_WINDOW_SECONDS } = AWS_LIMITS.lambdaSqs;
 // A failed receive is tried again after 100 ms, doubling up to 2 s, as Lambda's pollers back off.
 const RECEIVE_BACKOFF = { baseMs: 100, maxMs: 2000, jitter: 'none' } as const;
 
@@ -135,18 +136,19 @@ function checkedSettings(options: StartEventSourceOptions): Settings {
   check.callable('handler', '(event, context) => Promise<SQSBatchResponse | void>');
   check.matches('functionName', FUNCTION_NAME.pattern, FUNCTION_NAME.described);
   check.whole('pollers', 1, 100);
-  check.whole('functionTimeoutMs', 1, 900_000);
+  check.whole('functionTimeoutMs', 1, AWS_LIMITS.lambda.timeoutSeconds.max * 1000);
   check.whole('waitTimeSeconds', 0, 20);
-  check.whole('maxBatchingWindowMs', 0, 300_000);
+  check.whole('maxBatchingWindowMs', BATCHING_WINDOW_SECONDS.min * 1000, BATCHING_WINDOW_SECONDS.max * 1000);
   return settings;
 }
 
 /** The batch limits Lambda puts on a queue of this kind. */
 function checkBatching(settings: Settings, fifo: boolean): void {
-  settingChecks(settings).whole('batchSize', 1, fifo ? MAX_RECEIVE : 10_000);
+  const { min, max } = fifo ? FIFO_BATCH_SIZE : BATCH_SIZE;
+  settingChecks(settings).whole('batchSize', min, max);
   if (fifo && settings.maxBatchingWindowMs > 0) throw new LocalConfigError('maxBatchingWindowMs is not available on a FIFO queue, as on Lambda: leave it 0.');
-  if (settings.batchSize > MAX_RECEIVE && settings.maxBatchingWindowMs === 0) {
-    throw new LocalConfigError(`batchSize ${settings.batchSize} is over 10: give maxBatchingWindowMs too, as Lambda requires.`);
+  if (settings.batchSize > FIFO_BATCH_SIZE.max && settings.maxBatchingWindowMs === 0) {
+    throw new LocalConfigError(`batchSize ${settings.batchSize} is over ${FIFO_BATCH_SIZE.max}: give maxBatchingWindowMs too, as Lambda requires.`);
   }
 }
 

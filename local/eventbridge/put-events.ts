@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AWS_LIMITS } from '../../functions/inbox/internal.js';
 import type { BusEvent, EventBuses } from './event-buses.js';
 import { validation } from './eventbridge-errors.js';
 import type { EventBridgeFaultCounts, EventBridgeFaults } from './faults.js';
@@ -16,16 +17,13 @@ export interface PutEventsContext {
 type Entry = Readonly<Record<string, unknown>>;
 type ResultEntry = { EventId: string } | { ErrorCode: string; ErrorMessage: string };
 
-// EventBridge's entry limits: under 1 MB a request, as it counts entries; 10 entries; 128 characters of detail-type.
-const MAX_REQUEST_BYTES = 1_048_576;
-const MAX_ENTRIES = 10;
-const MAX_DETAIL_TYPE = 128;
+const { batchBytes: MAX_REQUEST_BYTES, batchEntries: MAX_ENTRIES, detailTypeLength: MAX_DETAIL_TYPE, timeBytes: TIME_BYTES } = AWS_LIMITS.eventBridge;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** An entry's size as EventBridge documents it: Time 14 bytes, then Source, DetailType, Detail and each Resource in UTF-8. */
 function entrySize(entry: Entry): number {
-  let size = entry['Time'] !== undefined ? 14 : 0;
+  let size = entry['Time'] !== undefined ? TIME_BYTES : 0;
   for (const field of ['Source', 'DetailType', 'Detail']) if (typeof entry[field] === 'string') size += Buffer.byteLength(entry[field], 'utf8');
   for (const resource of Array.isArray(entry['Resources']) ? entry['Resources'] : []) if (typeof resource === 'string') size += Buffer.byteLength(resource, 'utf8');
   return size;
@@ -67,7 +65,7 @@ export function putEvents(input: Entry, context: PutEventsContext): Record<strin
     throw validation(`1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length less than or equal to ${MAX_ENTRIES}`);
   }
   const checked = entries.map((entry: unknown) => (typeof entry === 'object' && entry !== null ? entry as Entry : {}));
-  if (checked.reduce((sum, entry) => sum + entrySize(entry), 0) >= MAX_REQUEST_BYTES) throw validation('Total size of the entries in the request is over the limit.');
+  if (checked.reduce((sum, entry) => sum + entrySize(entry), 0) > MAX_REQUEST_BYTES) throw validation('Total size of the entries in the request is over the limit.');
   const complete = (entry: Entry) => text(entry['Source']) !== undefined && text(entry['DetailType']) !== undefined && text(entry['Detail']) !== undefined;
   if (!checked.some(complete)) throw validation('Parameters Source, DetailType and Detail are required in at least one entry.');
   const busNames = checked.map((entry) => context.buses.nameOf(text(entry['EventBusName'])));

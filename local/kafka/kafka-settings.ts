@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { withDefaults } from '../../functions/inbox/internal.js';
+import { AWS_LIMITS, withDefaults } from '../../functions/inbox/internal.js';
 import { LocalConfigError } from '../errors.js';
 import { FUNCTION_NAME } from '../event-source/index.js';
 import { settingChecks } from '../setting-checks.js';
@@ -23,11 +23,7 @@ const DEFAULTS = {
   onBatch: () => undefined,
   onError: (error: unknown, during: string) => console.warn(`kafka event source: ${during} failed`, error),
 } as const;
-// "When you configure both infinite retries and an on-failure destination, Lambda automatically
-// applies a maximum of 10 retry attempts." (kafka-retry-configurations)
-const RETRIES_WITH_DESTINATION = 10;
-// CreateEventSourceMapping's ConsumerGroupId: 1 to 200 of these.
-const CONSUMER_GROUP_ID = /^[a-zA-Z0-9-/*:_+=.@]{1,200}$/;
+const { batchSize: BATCH_SIZE, batchingWindowSeconds: BATCHING_WINDOW_SECONDS, retryAttempts: RETRY_ATTEMPTS } = AWS_LIMITS.lambdaKafka;
 
 /** The options of a Kafka event source with their defaults, checked, and what follows from them. */
 export type KafkaSettings = Required<Omit<StartKafkaEventSourceOptions, 'onFailureDestination'>> & {
@@ -73,19 +69,19 @@ export function kafkaSettings(options: StartKafkaEventSourceOptions): KafkaSetti
   check.oneOf('eventSource', ['aws:kafka', 'SelfManagedKafka']);
   check.oneOf('startingPosition', ['TRIM_HORIZON', 'LATEST']);
   check.matches('functionName', FUNCTION_NAME.pattern, FUNCTION_NAME.described);
-  check.matches('consumerGroupId', CONSUMER_GROUP_ID, '1 to 200 letters, digits or - / * : _ + = . @');
-  check.whole('batchSize', 1, 10_000);
-  check.whole('maxBatchingWindowMs', 0, 300_000);
+  check.matches('consumerGroupId', AWS_LIMITS.lambdaKafka.consumerGroupId, '1 to 200 letters, digits or - / * : _ + = . @');
+  check.whole('batchSize', BATCH_SIZE.min, BATCH_SIZE.max);
+  check.whole('maxBatchingWindowMs', BATCHING_WINDOW_SECONDS.min * 1000, BATCHING_WINDOW_SECONDS.max * 1000);
   check.whole('pollers', 1, 100);
-  check.whole('functionTimeoutMs', 1, 840_000);
-  check.whole('maximumRetryAttempts', -1, 10_000);
+  check.whole('functionTimeoutMs', 1, AWS_LIMITS.lambdaKafka.functionTimeoutSeconds.max * 1000);
+  check.whole('maximumRetryAttempts', RETRY_ATTEMPTS.min, RETRY_ATTEMPTS.max);
   check.whole('retryDelayMs', 0, 60_000);
   checkDestination(log, topic, destination);
   return {
     ...settings,
     onFailureDestination: destination,
     consumerGroupId,
-    retryLimit: settings.maximumRetryAttempts === -1 && destination !== undefined ? RETRIES_WITH_DESTINATION : settings.maximumRetryAttempts,
+    retryLimit: settings.maximumRetryAttempts === -1 && destination !== undefined ? AWS_LIMITS.lambdaKafka.retriesWithDestination : settings.maximumRetryAttempts,
     origin: { eventSource: settings.eventSource, clusterArn: log.clusterArn, bootstrapServers: log.bootstrapServers },
     fn: { arn: `arn:aws:lambda:${log.region}:${log.accountId}:function:${settings.functionName}` },
   };

@@ -1,3 +1,4 @@
+import { AWS_LIMITS } from '../../functions/inbox/internal.js';
 import { listOf, textOf, type QueryInput } from './query-input.js';
 import {
   batchEntryIdsNotDistinct, batchRequestTooLong, emptyBatch, internalError, invalidBatchEntryId, invalidParameter,
@@ -17,10 +18,9 @@ export interface PublishContext {
   readonly deliver: (topic: Topic, message: PublishedMessage) => void;
 }
 
-const MAX_ENTRIES = 10;
+const MAX_ENTRIES = AWS_LIMITS.sns.batchEntries;
 const ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
-const ATTRIBUTE_NAME = /^(?!\.)(?!.*\.\.)(?!.*\.$)(?!(?:aws|amazon)\.)[A-Za-z0-9_.-]{1,256}$/i;
-const GROUP_OR_DEDUPLICATION_ID = /^[\x21-\x7e]{1,128}$/;
+const { attributeName: ATTRIBUTE_NAME, fifoId: GROUP_OR_DEDUPLICATION_ID } = AWS_LIMITS.sqs;
 
 function attributesOf(input: QueryInput): MessageToPublish['attributes'] {
   const attributes: Record<string, { dataType: string; value: string }> = {};

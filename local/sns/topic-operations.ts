@@ -1,11 +1,11 @@
+import { AWS_LIMITS } from '../../functions/inbox/internal.js';
 import { listOf, textOf, type QueryInput } from './query-input.js';
 import { invalidParameter } from './sns-errors.js';
 import type { Topics, TopicSettings } from './topics.js';
 import type { XmlValue } from './xml.js';
 
 const TOPIC_NAME = /^[A-Za-z0-9_-]{1,256}$/;
-const DEFAULT_MAXIMUM_MESSAGE_SIZE = 262_144;
-const MAXIMUM_MESSAGE_SIZE_CEILING = 1_048_576;
+const MESSAGE_BYTES = AWS_LIMITS.sns.messageBytes;
 
 function settingsOf(name: string, attributes: Record<string, string>): TopicSettings {
   const fifo = attributes['FifoTopic'] === 'true';
@@ -15,9 +15,9 @@ function settingsOf(name: string, attributes: Record<string, string>): TopicSett
   }
   const contentBasedDeduplication = attributes['ContentBasedDeduplication'] === 'true';
   if (contentBasedDeduplication && !fifo) throw invalidParameter('Attributes Reason: ContentBasedDeduplication is only valid for FIFO topics');
-  const size = attributes['MaximumMessageSize'] === undefined ? DEFAULT_MAXIMUM_MESSAGE_SIZE : Number(attributes['MaximumMessageSize']);
-  if (!Number.isInteger(size) || size < 1024 || size > MAXIMUM_MESSAGE_SIZE_CEILING) {
-    throw invalidParameter(`Attributes Reason: MaximumMessageSize must be between 1024 and ${MAXIMUM_MESSAGE_SIZE_CEILING}`);
+  const size = attributes['MaximumMessageSize'] === undefined ? MESSAGE_BYTES.default : Number(attributes['MaximumMessageSize']);
+  if (!Number.isInteger(size) || size < MESSAGE_BYTES.min || size > MESSAGE_BYTES.max) {
+    throw invalidParameter(`Attributes Reason: MaximumMessageSize must be between ${MESSAGE_BYTES.min} and ${MESSAGE_BYTES.max}`);
   }
   return { fifo, contentBasedDeduplication, maximumMessageSize: size };
 }

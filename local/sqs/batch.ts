@@ -1,3 +1,4 @@
+import { AWS_LIMITS } from '../../functions/inbox/internal.js';
 import { SqsError, batchEntryIdsNotDistinct, emptyBatch, invalidBatchEntryId, missingParameter, tooManyEntries } from './sqs-errors.js';
 
 /** An entry of a batch request: its `Id` and the rest of its members. */
@@ -11,7 +12,7 @@ export interface FailedEntry {
   readonly Message: string;
 }
 
-const MAX_ENTRIES = 10;
+const MAX_ENTRIES = AWS_LIMITS.sqs.batchEntries;
 const ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
 
 /**

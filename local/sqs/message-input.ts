@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AWS_LIMITS, messageSize } from '../../functions/inbox/internal.js';
 import type { StoredAttribute } from './md5.js';
 import { invalidMessageContents, invalidParameter, invalidParameterValue, missingParameter } from './sqs-errors.js';
 
@@ -32,15 +33,13 @@ export interface QueueRules {
   readonly maximumMessageSize: number;
 }
 
-const MAX_ATTRIBUTES = 10;
+const MAX_ATTRIBUTES = AWS_LIMITS.sqs.attributes;
+const DELAY_SECONDS = AWS_LIMITS.sqs.delaySeconds;
 const ATTRIBUTE_NAME = /^[A-Za-z0-9_.-]{1,256}$/;
 const DATA_TYPE = /^(String|Number|Binary)(\.[A-Za-z0-9_.-]+)?$/;
 // A Number attribute: SQS takes up to 38 significant digits in a decimal or exponent notation.
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-// Group and deduplication ids: 1 to 128 of alphanumerics and ASCII punctuation.
-const FIFO_ID = /^[\x21-\x7e]{1,128}$/;
-// Characters SQS accepts in a body and in string attribute values (XML 1.0's set).
-const VALID_TEXT = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+const { fifoId: FIFO_ID, characters: VALID_TEXT } = AWS_LIMITS.sqs;
 const SYSTEM_ATTRIBUTES = new Set(['AWSTraceHeader']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -92,16 +91,6 @@ function checkAttributes(raw: unknown, kind: 'user' | 'system'): Record<string, 
   return checked;
 }
 
-/** Bytes SQS counts for attributes: name, data type and value of each. */
-export function attributesSize(attributes: Readonly<Record<string, StoredAttribute>>): number {
-  let size = 0;
-  for (const [name, attribute] of Object.entries(attributes)) {
-    size += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(attribute.DataType, 'utf8');
-    size += attribute.BinaryValue !== undefined ? attribute.BinaryValue.length : Buffer.byteLength(attribute.StringValue ?? '', 'utf8');
-  }
-  return size;
-}
-
 function checkFifoId(name: string, value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || !FIFO_ID.test(value)) {
@@ -118,7 +107,7 @@ function checkFifoId(name: string, value: unknown): string | undefined {
  *
  * @example
  * ```ts
- * checkMessage({ MessageBody: 'hi', MessageGroupId: 'g' }, { fifo: true, contentBasedDeduplication: true, maximumMessageSize: 262144 }).deduplicationId // sha-256 of 'hi'
+ * checkMessage({ MessageBody: 'hi', MessageGroupId: 'g' }, { fifo: true, contentBasedDeduplication: true, maximumMessageSize: 1048576 }).deduplicationId // sha-256 of 'hi'
  * ```
  */
 export function checkMessage(input: SendInput, rules: QueueRules): CheckedMessage {
@@ -128,7 +117,7 @@ export function checkMessage(input: SendInput, rules: QueueRules): CheckedMessag
   if (!VALID_TEXT.test(body)) throw invalidMessageContents();
   const attributes = checkAttributes(input.MessageAttributes, 'user');
   const systemAttributes = checkAttributes(input.MessageSystemAttributes, 'system');
-  const size = Buffer.byteLength(body, 'utf8') + attributesSize(attributes);
+  const size = messageSize(body, attributes);
   if (size > rules.maximumMessageSize) {
     throw invalidParameterValue(`One or more parameters are invalid. Reason: Message must be shorter than ${rules.maximumMessageSize} bytes.`);
   }
@@ -136,8 +125,8 @@ export function checkMessage(input: SendInput, rules: QueueRules): CheckedMessag
   let delaySeconds: number | undefined;
   if (input.DelaySeconds !== undefined && input.DelaySeconds !== null) {
     const value = input.DelaySeconds;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 900) {
-      throw invalidParameter('DelaySeconds', value, 'Must be >= 0 and <= 900, if provided.');
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < DELAY_SECONDS.min || value > DELAY_SECONDS.max) {
+      throw invalidParameter('DelaySeconds', value, `Must be >= ${DELAY_SECONDS.min} and <= ${DELAY_SECONDS.max}, if provided.`);
     }
     if (rules.fifo) throw invalidParameter('DelaySeconds', value, 'The request include parameter that is not valid for this queue type.');
     delaySeconds = value;

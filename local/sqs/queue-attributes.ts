@@ -1,3 +1,4 @@
+import { AWS_LIMITS } from '../../functions/inbox/internal.js';
 import { invalidAttributeName, invalidAttributeValue, invalidParameterValue } from './sqs-errors.js';
 
 /** Where a queue's messages go after `maxReceiveCount` receives. */
@@ -22,19 +23,19 @@ export interface QueueSettings {
 
 /** Defaults of SQS for a new queue. */
 export const QUEUE_DEFAULTS = {
-  visibilityTimeout: 30,
-  messageRetentionPeriod: 345_600,
-  receiveMessageWaitTimeSeconds: 0,
-  delaySeconds: 0,
-  maximumMessageSize: 262_144,
+  visibilityTimeout: AWS_LIMITS.sqs.visibilityTimeoutSeconds.default,
+  messageRetentionPeriod: AWS_LIMITS.sqs.retentionSeconds.default,
+  receiveMessageWaitTimeSeconds: AWS_LIMITS.sqs.waitTimeSeconds.default,
+  delaySeconds: AWS_LIMITS.sqs.delaySeconds.default,
+  maximumMessageSize: AWS_LIMITS.sqs.messageBytes.default,
 } as const;
 
 const RANGES = {
-  VisibilityTimeout: [0, 43_200],
-  MessageRetentionPeriod: [60, 1_209_600],
-  ReceiveMessageWaitTimeSeconds: [0, 20],
-  DelaySeconds: [0, 900],
-  MaximumMessageSize: [1024, 262_144],
+  VisibilityTimeout: AWS_LIMITS.sqs.visibilityTimeoutSeconds,
+  MessageRetentionPeriod: AWS_LIMITS.sqs.retentionSeconds,
+  ReceiveMessageWaitTimeSeconds: AWS_LIMITS.sqs.waitTimeSeconds,
+  DelaySeconds: AWS_LIMITS.sqs.delaySeconds,
+  MaximumMessageSize: AWS_LIMITS.sqs.messageBytes,
 } as const;
 
 const STORED_ONLY = new Set(['Policy', 'KmsMasterKeyId', 'KmsDataKeyReusePeriodSeconds', 'SqsManagedSseEnabled', 'RedriveAllowPolicy']);
@@ -43,7 +44,7 @@ const FIFO_FIXED: Readonly<Record<string, string>> = { DeduplicationScope: 'queu
 const QUEUE_NAME = /^[A-Za-z0-9_-]{1,80}$/;
 
 function wholeNumber(name: keyof typeof RANGES, value: string): number {
-  const [min, max] = RANGES[name];
+  const { min, max } = RANGES[name];
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(number) || number < min || number > max) throw invalidAttributeValue(name, `must be a whole number from ${min} to ${max}, but "${value}" was given.`);
   return number;
@@ -67,8 +68,9 @@ function parseRedrivePolicy(value: string): RedrivePolicy {
   if (typeof arn !== 'string' || !arn.startsWith('arn:')) {
     throw invalidParameterValue(`Value ${value} for parameter RedrivePolicy is invalid. Reason: Redrive policy does not contain mandatory attribute: deadLetterTargetArn.`);
   }
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000) {
-    throw invalidParameterValue(`Value ${value} for parameter RedrivePolicy is invalid. Reason: Invalid value for maxReceiveCount: ${String(policy['maxReceiveCount'])}, valid values are from 1 to 1000 both inclusive.`);
+  const { min, max } = AWS_LIMITS.sqs.maxReceiveCount;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < min || count > max) {
+    throw invalidParameterValue(`Value ${value} for parameter RedrivePolicy is invalid. Reason: Invalid value for maxReceiveCount: ${String(policy['maxReceiveCount'])}, valid values are from ${min} to ${max} both inclusive.`);
   }
   return { deadLetterTargetArn: arn, maxReceiveCount: count };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AWS_LIMITS } from '../../functions/inbox/internal.js';
 import type { FaultCounts, SqsFaults } from './faults.js';
 import type { StoredAttribute } from './md5.js';
 import type { CheckedMessage } from './message-input.js';
@@ -57,7 +58,8 @@ export interface MessageCounts {
   readonly delayed: number;
 }
 
-const MAX_VISIBILITY_MS = 12 * 60 * 60 * 1000;
+const VISIBILITY_TIMEOUT = AWS_LIMITS.sqs.visibilityTimeoutSeconds;
+const MAX_VISIBILITY_MS = VISIBILITY_TIMEOUT.max * 1000;
 const PURGE_INTERVAL_MS = 60 * 1000;
 // FIFO sequence numbers are large, increasing decimal strings.
 const SEQUENCE_BASE = 18_000_000_000_000_000_000n;
@@ -184,7 +186,7 @@ export class Queue {
     if (message.visibleAt <= now) throw messageNotInflight();
     const visibleAt = now + timeoutSeconds * 1000;
     if (visibleAt - message.lastReceivedAt > MAX_VISIBILITY_MS) {
-      throw invalidParameter('VisibilityTimeout', timeoutSeconds, 'Total VisibilityTimeout for the message is beyond the limit [43200 seconds].');
+      throw invalidParameter('VisibilityTimeout', timeoutSeconds, `Total VisibilityTimeout for the message is beyond the limit [${VISIBILITY_TIMEOUT.max} seconds].`);
     }
     message.visibleAt = visibleAt;
     if (visibleAt <= now) this.notify();
@@ -438,8 +440,8 @@ export class Queue {
 
 /** Refuses a receive's VisibilityTimeout override outside SQS's 0 to 43200 seconds. */
 export function checkVisibilityTimeout(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 43_200) {
-    throw invalidParameter('VisibilityTimeout', value, 'Must be >= 0 and <= 43200, if provided.');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < VISIBILITY_TIMEOUT.min || value > VISIBILITY_TIMEOUT.max) {
+    throw invalidParameter('VisibilityTimeout', value, `Must be >= ${VISIBILITY_TIMEOUT.min} and <= ${VISIBILITY_TIMEOUT.max}, if provided.`);
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import { AWS_LIMITS } from '../../functions/inbox/internal.js';
 import { md5OfAttributes, md5OfBody, type StoredAttribute } from './md5.js';
 import type { Input, Operation, OperationContext } from './operation-context.js';
 import { queueOf } from './operation-context.js';
@@ -85,8 +86,8 @@ function render(delivery: Delivery, wantsSystem: (name: string) => boolean, want
  */
 export const receiveMessage: Operation = async (input, context) => {
   const queue = queueOf(input, context);
-  const max = whole(input, 'MaxNumberOfMessages', 1, 10, 1);
-  const waitSeconds = whole(input, 'WaitTimeSeconds', 0, 20, queue.settings.receiveMessageWaitTimeSeconds);
+  const max = whole(input, 'MaxNumberOfMessages', 1, AWS_LIMITS.sqs.batchEntries, 1);
+  const waitSeconds = whole(input, 'WaitTimeSeconds', AWS_LIMITS.sqs.waitTimeSeconds.min, AWS_LIMITS.sqs.waitTimeSeconds.max, queue.settings.receiveMessageWaitTimeSeconds);
   const visibilityTimeout = input['VisibilityTimeout'] === undefined || input['VisibilityTimeout'] === null
     ? queue.settings.visibilityTimeout
     : checkVisibilityTimeout(input['VisibilityTimeout']);

@@ -1,6 +1,7 @@
 import { checkBatch, failedEntry, type FailedEntry } from './batch.js';
 import { md5OfAttributes, md5OfBody } from './md5.js';
-import { attributesSize, checkMessage, type SendInput } from './message-input.js';
+import { messageSize } from '../../functions/inbox/internal.js';
+import { checkMessage, type SendInput } from './message-input.js';
 import type { Operation, OperationContext } from './operation-context.js';
 import { queueOf } from './operation-context.js';
 import type { Queue } from './queue.js';
@@ -22,16 +23,15 @@ function sendOne(queue: Queue, input: SendInput, context: OperationContext): Rec
 
 // The size SQS counts for a whole batch, read leniently: entries with bad content are refused one by one later.
 function rawSize(entry: Readonly<Record<string, unknown>>): number {
-  const body = typeof entry['MessageBody'] === 'string' ? Buffer.byteLength(entry['MessageBody'], 'utf8') : 0;
-  const attributes = entry['MessageAttributes'];
-  if (typeof attributes !== 'object' || attributes === null) return body;
+  const body = typeof entry['MessageBody'] === 'string' ? entry['MessageBody'] : '';
+  const given = entry['MessageAttributes'];
   const stored: Record<string, { DataType: string; StringValue?: string; BinaryValue?: Buffer }> = {};
-  for (const [name, value] of Object.entries(attributes as Record<string, Record<string, unknown>>)) {
+  for (const [name, value] of Object.entries(typeof given === 'object' && given !== null ? given as Record<string, Record<string, unknown>> : {})) {
     const dataType = typeof value?.['DataType'] === 'string' ? value['DataType'] : '';
     if (typeof value?.['BinaryValue'] === 'string') stored[name] = { DataType: dataType, BinaryValue: Buffer.from(value['BinaryValue'], 'base64') };
     else stored[name] = { DataType: dataType, StringValue: typeof value?.['StringValue'] === 'string' ? value['StringValue'] : '' };
   }
-  return body + attributesSize(stored);
+  return messageSize(body, stored);
 }
 
 export const sendMessage: Operation = (input, context) => sendOne(queueOf(input, context), input, context);

@@ -12,7 +12,7 @@ import { OPERATIONS } from './operations.js';
 import { queuedMessage, type QueuedMessage } from './queued-message.js';
 import { Queues } from './queues.js';
 import { SqsError, internalError, serializationError, sqsErrorOf, unsupportedOperation } from './sqs-errors.js';
-import { withDefaults } from '../../functions/inbox/internal.js';
+import { AWS_LIMITS, withDefaults } from '../../functions/inbox/internal.js';
 
 /** Options of `startSqs`. */
 export interface StartSqsOptions {
@@ -88,9 +88,9 @@ export interface RunningSqs {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { port: 0, now: Date.now, accountId: '000000000000', region: 'us-east-1', faults: {}, pollIntervalMs: 20, deduplicationWindowMs: 5 * 60 * 1000 } as const;
-// SQS takes request bodies of a few MiB at most; a batch holds 256 KiB of messages plus JSON and base64 overhead.
-const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
+const DEFAULTS = { port: 0, now: Date.now, accountId: '000000000000', region: 'us-east-1', faults: {}, pollIntervalMs: 20, deduplicationWindowMs: AWS_LIMITS.sqs.deduplicationWindowMs } as const;
+// SQS takes request bodies of a few MiB at most; a batch holds 1 MiB of messages, which JSON's escapes and base64 can double.
+const MAX_REQUEST_BYTES = 4 * AWS_LIMITS.sqs.batchBytes;
 const TARGET_PREFIX = 'AmazonSQS.';
 
 function reply(response: http.ServerResponse, status: number, body: unknown, error?: SqsError): void {

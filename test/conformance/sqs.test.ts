@@ -189,14 +189,14 @@ describe('SendMessage and the checksums the SDK validates', () => {
     await expect(send(queueUrl, 'bell \u0007')).rejects.toBeInstanceOf(InvalidMessageContents);
   });
 
-  it('takes a message of exactly 256 KiB and refuses one byte more, attributes counted', async () => {
+  it('takes a message of exactly 1 MiB (SQS since 2025) and refuses one byte more, attributes counted', async () => {
     const queueUrl = await newQueue('size');
-    await expect(send(queueUrl, 'x'.repeat(262_144))).resolves.toMatchObject({ MessageId: expect.any(String) });
-    await expect(send(queueUrl, 'x'.repeat(262_145))).rejects.toMatchObject({ name: 'InvalidParameterValue', message: expect.stringContaining('262144 bytes') });
+    await expect(send(queueUrl, 'x'.repeat(1_048_576))).resolves.toMatchObject({ MessageId: expect.any(String) });
+    await expect(send(queueUrl, 'x'.repeat(1_048_577))).rejects.toMatchObject({ name: 'InvalidParameterValue', message: expect.stringContaining('1048576 bytes') });
     // 'k' + 'String' + 'v' are 8 bytes.
     const attributes = { k: { DataType: 'String', StringValue: 'v' } };
-    await expect(send(queueUrl, 'x'.repeat(262_136), { MessageAttributes: attributes })).resolves.toMatchObject({ MessageId: expect.any(String) });
-    await expect(send(queueUrl, 'x'.repeat(262_137), { MessageAttributes: attributes })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    await expect(send(queueUrl, 'x'.repeat(1_048_568), { MessageAttributes: attributes })).resolves.toMatchObject({ MessageId: expect.any(String) });
+    await expect(send(queueUrl, 'x'.repeat(1_048_569), { MessageAttributes: attributes })).rejects.toMatchObject({ name: 'InvalidParameterValue' });
   });
 
   it('honours a lower MaximumMessageSize of the queue', async () => {
@@ -245,9 +245,9 @@ describe('SendMessageBatch', () => {
     expect(await receive(queueUrl)).toEqual([]);
   });
 
-  it('refuses a batch over 256 KiB in all with BatchRequestTooLong', async () => {
+  it('refuses a batch over 1 MiB in all with BatchRequestTooLong', async () => {
     const queueUrl = await newQueue('batch-size');
-    const entries = [0, 1].map((i) => ({ Id: `e${i}`, MessageBody: 'x'.repeat(140_000) }));
+    const entries = [0, 1].map((i) => ({ Id: `e${i}`, MessageBody: 'x'.repeat(540_000) }));
     await expect(local.client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }))).rejects.toBeInstanceOf(BatchRequestTooLong);
   });
 });

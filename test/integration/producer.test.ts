@@ -50,9 +50,9 @@ describe('sendMessages against the emulator', () => {
     expect(new Set(result.keys).size).toBe(25);
   });
 
-  it('fits large messages into batches SQS takes (it refuses a batch over 256 KiB)', async () => {
+  it('fits large messages into batches SQS takes (it refuses a batch over 1 MiB)', async () => {
     const queueUrl = await local.createQueue(queueName('producer-large'));
-    const result = await sendMessages(local.client, queueUrl, [0, 1, 2, 3].map((i) => ({ body: `${i}`.repeat(120_000) })));
+    const result = await sendMessages(local.client, queueUrl, [0, 1, 2, 3].map((i) => ({ body: `${i}`.repeat(400_000) })));
     expect(result.failed).toEqual([]);
     expect(await drain(queueUrl)).toHaveLength(4);
   });
@@ -106,9 +106,9 @@ describe('sendMessages against the emulator', () => {
     expect(bodiesOf('customer-2')).toEqual(['step-2', 'step-5', 'step-8', 'step-11']);
   });
 
-  it('reports a message over 256 KiB as failed and sends the rest', async () => {
+  it('reports a message over 1 MiB as failed and sends the rest', async () => {
     const queueUrl = await local.createQueue(queueName('producer-too-long'));
-    const result = await sendMessages(local.client, queueUrl, [{ body: 'x'.repeat(262_144) }, { body: 'small' }]);
+    const result = await sendMessages(local.client, queueUrl, [{ body: 'x'.repeat(1_048_576) }, { body: 'small' }]);
     expect(result.failed.map((failure) => [failure.index, failure.code])).toEqual([[0, 'MessageTooLong']]);
     expect((await drain(queueUrl)).map((message) => message.Body)).toEqual(['small']);
   });

@@ -69,7 +69,7 @@ describe('every message carries a stable idempotency key', () => {
   });
 });
 
-describe('batches of at most 10 entries and 256 KiB, in order', () => {
+describe('batches of at most 10 entries and 1 MiB, in order', () => {
   it('sends 25 messages as 10, 10 and 5', async () => {
     acceptAll();
     const result = await sendMessages(client, STANDARD, Array.from({ length: 25 }, (_, i) => ({ body: `m${i}` })));
@@ -78,9 +78,9 @@ describe('batches of at most 10 entries and 256 KiB, in order', () => {
     expect(result.sent.map((sent) => sent.index)).toEqual(Array.from({ length: 25 }, (_, i) => i));
   });
 
-  it('starts a new batch before the bodies and attributes pass 256 KiB', async () => {
+  it('starts a new batch before the bodies and attributes pass 1 MiB', async () => {
     acceptAll();
-    await sendMessages(client, STANDARD, [0, 1, 2].map(() => ({ body: 'x'.repeat(100_000) })));
+    await sendMessages(client, STANDARD, [0, 1, 2].map(() => ({ body: 'x'.repeat(400_000) })));
     expect(sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input.Entries?.length)).toEqual([2, 1]);
   });
 
@@ -139,13 +139,13 @@ describe('only failed entries are retried, with the same keys', () => {
 });
 
 describe('a message that cannot be sent is reported, not thrown, and not sent', () => {
-  it('refuses a FIFO message without groupId, an empty body, a bad key and a message over 256 KiB', async () => {
+  it('refuses a FIFO message without groupId, an empty body, a bad key and a message over 1 MiB', async () => {
     acceptAll();
     const result = await sendMessages(client, FIFO, [
       { body: 'no group' },
       { body: '', groupId: 'g' },
       { body: 'empty key', key: '', groupId: 'g' },
-      { body: 'x'.repeat(262_144), groupId: 'g' },
+      { body: 'x'.repeat(1_048_576), groupId: 'g' },
       { body: 'fine', groupId: 'g' },
     ]);
     expect(result.failed.map((failure) => [failure.index, failure.code])).toEqual([

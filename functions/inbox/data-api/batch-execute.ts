@@ -1,4 +1,5 @@
 import type { SqlParameter } from '@aws-sdk/client-rds-data';
+import { AWS_LIMITS } from '../aws-limits.js';
 import { TransactionEndedError } from '../database/errors.js';
 import type { SqlStatement } from '../sql/sql.js';
 import { toDataApiStatement } from './parameters.js';
@@ -20,9 +21,9 @@ export interface BatchCalls {
 
 /**
  * What one request may carry. The service refuses a request over 4 MiB, headers and JSON included;
- * the rest of the 4 MiB is left for the headers, the ARNs and what the estimate misses.
+ * the last half MiB is left for the headers, the ARNs and what the estimate misses.
  */
-export const MAX_BATCH_PAYLOAD_BYTES = 3.5 * 1024 * 1024;
+export const MAX_BATCH_PAYLOAD_BYTES = AWS_LIMITS.dataApi.requestBytes - 512 * 1024;
 /**
  * Parameter sets of one request. The response is capped at 1 MiB and answers each set with
  * `{"generatedFields":[]}` (23 bytes with its comma): 20,000 sets stay under half of it.

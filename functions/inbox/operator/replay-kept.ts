@@ -1,4 +1,5 @@
 import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { AWS_LIMITS } from '../aws-limits.js';
 import type { Database, Transaction } from '../database/database.js';
 import { sendMessages } from '../producer/producer.js';
 import { sql } from '../sql/sql.js';
@@ -112,7 +113,7 @@ async function send(id: number, prepared: Extract<Prepared, { kind: 'send' }>, o
       ...(origin.messageGroupId === null ? {} : { groupId: origin.messageGroupId }),
       // A new id for each replay: SQS would drop a resend under the original's within its 5-minute window.
       deduplicationId: `sqs-inbox-replay-${id}-${attempt}`,
-    }], { maxBatchBytes: 1_048_576 });
+    }], { maxBatchBytes: AWS_LIMITS.sqs.batchBytes });
     if (sent[0] !== undefined) return { kind: 'sent', key: row.message_key, messageId: sent[0].messageId };
     return { kind: 'failed', key: row.message_key, error: `${failed[0]?.code ?? 'Unknown'}: ${failed[0]?.message ?? 'not sent'}` };
   } catch (error) {

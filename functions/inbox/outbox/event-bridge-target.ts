@@ -1,12 +1,20 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry, type PutEventsResultEntry } from '@aws-sdk/client-eventbridge';
+import { AWS_LIMITS } from '../aws-limits.js';
 import { InboxConfigError } from '../errors.js';
 import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
 import { answeredCall } from './aws-answers.js';
 import { bodyText, checkSize, groupIdOf, refuse } from './message-checks.js';
 import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
 import type { PrepareContext, Publisher, PublishAnswer } from './publisher.js';
-import { EVENTBRIDGE_LIMITS, eventBridgeEntrySize } from './size-limits.js';
 import { parseTraceparent, toXrayHeader } from '../trace/trace-parent.js';
+
+/**
+ * A PutEvents entry's size as EventBridge computes it (no Time, no Resources: the outbox sends
+ * neither), to be held to `AWS_LIMITS.eventBridge.batchBytes`.
+ */
+function eventBridgeEntrySize(entry: { readonly source: string; readonly detailType: string; readonly detail: string }): number {
+  return Buffer.byteLength(entry.source, 'utf8') + Buffer.byteLength(entry.detailType, 'utf8') + Buffer.byteLength(entry.detail, 'utf8');
+}
 
 /** Options of `eventBridgeTarget`. */
 export interface EventBridgeTargetOptions {
@@ -75,8 +83,8 @@ export function eventBridgeTarget(options: EventBridgeTargetOptions): Publisher 
   if (options.source !== undefined && (typeof options.source !== 'string' || options.source === '' || options.source.length > 256)) {
     throw new InboxConfigError(`eventBridgeTarget source must be 1 to 256 characters, but "${String(options.source)}" was given.`);
   }
-  if (options.detailType !== undefined && (typeof options.detailType !== 'string' || options.detailType === '' || options.detailType.length > EVENTBRIDGE_LIMITS.maxDetailTypeLength)) {
-    throw new InboxConfigError(`eventBridgeTarget detailType must be 1 to ${EVENTBRIDGE_LIMITS.maxDetailTypeLength} characters, but "${String(options.detailType)}" was given.`);
+  if (options.detailType !== undefined && (typeof options.detailType !== 'string' || options.detailType === '' || options.detailType.length > AWS_LIMITS.eventBridge.detailTypeLength)) {
+    throw new InboxConfigError(`eventBridgeTarget detailType must be 1 to ${AWS_LIMITS.eventBridge.detailTypeLength} characters, but "${String(options.detailType)}" was given.`);
   }
   const { eventBusName } = options;
   let client = options.client;
@@ -100,15 +108,15 @@ export function eventBridgeTarget(options: EventBridgeTargetOptions): Publisher 
 
   return {
     fifo: false,
-    maxBatchEntries: EVENTBRIDGE_LIMITS.maxBatchEntries,
-    maxMessageBytes: EVENTBRIDGE_LIMITS.maxBatchBytes,
-    maxBatchBytes: EVENTBRIDGE_LIMITS.maxBatchBytes,
+    maxBatchEntries: AWS_LIMITS.eventBridge.batchEntries,
+    maxMessageBytes: AWS_LIMITS.eventBridge.batchBytes,
+    maxBatchBytes: AWS_LIMITS.eventBridge.batchBytes,
     prepare(message: OutboxMessage, { id, consumer, target }: PrepareContext): PreparedMessage {
       if (message.attributes !== undefined && Object.keys(message.attributes).length > 0) throw refuse(target, 'it has attributes, and an EventBridge event has none: put them in the detail');
       groupIdOf(target, message, 'refused');
       const detailType = message.detailType ?? options.detailType ?? target;
-      if (typeof detailType !== 'string' || detailType === '' || detailType.length > EVENTBRIDGE_LIMITS.maxDetailTypeLength) {
-        throw refuse(target, `its detailType is not 1 to ${EVENTBRIDGE_LIMITS.maxDetailTypeLength} characters`);
+      if (typeof detailType !== 'string' || detailType === '' || detailType.length > AWS_LIMITS.eventBridge.detailTypeLength) {
+        throw refuse(target, `its detailType is not 1 to ${AWS_LIMITS.eventBridge.detailTypeLength} characters`);
       }
       const text = bodyText(target, message);
       let parsed: unknown;
@@ -120,7 +128,7 @@ export function eventBridgeTarget(options: EventBridgeTargetOptions): Publisher 
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse(target, 'its body is not a JSON object, and an event\'s detail is one');
       if (Object.hasOwn(parsed, IDEMPOTENCY_KEY_ATTRIBUTE)) throw refuse(target, `its detail has a member ${IDEMPOTENCY_KEY_ATTRIBUTE}, which the outbox sets to the row's id`);
       const body = keyedDetail(text, id);
-      const sizeBytes = checkSize(target, eventBridgeEntrySize({ source: sourceOf(consumer), detailType, detail: body }), EVENTBRIDGE_LIMITS.maxBatchBytes);
+      const sizeBytes = checkSize(target, eventBridgeEntrySize({ source: sourceOf(consumer), detailType, detail: body }), AWS_LIMITS.eventBridge.batchBytes);
       return { body, attributes: {}, groupId: undefined, detailType, sizeBytes };
     },
     publish(entries, { signal }) {

@@ -1,13 +1,10 @@
+import { AWS_LIMITS } from '../aws-limits.js';
 import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
+import { keyedAttributes, messageSize, stringValued } from '../producer/sqs-entry.js';
 import { OutboxMessageRefusedError } from './errors.js';
 import type { OutboxMessage, PreparedMessage } from './outbox-message.js';
-import { stringAttributesSize } from './size-limits.js';
 
-// SQS's attribute names (SNS takes the same): letters, digits, _ - and ., no leading, trailing or
-// double dot, not starting with AWS. or Amazon.
-const ATTRIBUTE_NAME = /^(?!\.)(?!.*\.\.)(?!.*\.$)(?!(?:aws|amazon)\.)[A-Za-z0-9_.-]{1,256}$/i;
-// MessageGroupId: 1 to 128 letters, digits and ASCII punctuation.
-const GROUP_ID = /^[\x21-\x7e]{1,128}$/;
+const { attributeName: ATTRIBUTE_NAME, fifoId: GROUP_ID } = AWS_LIMITS.sqs;
 // A lone surrogate has no UTF-8 (in u mode a well-formed pair is one code point, out of this range).
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
@@ -16,9 +13,6 @@ function storable(text: string): boolean {
   return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 }
 
-/** The characters SQS takes in a body and an attribute value (the XML character range). */
-// eslint-disable-next-line no-control-regex -- tab, line feed and carriage return are the control characters SQS allows
-export const SQS_CHARACTERS = /^[\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
 
 /**
  * The refusal of a message, for its row is never written.
@@ -134,6 +128,6 @@ export function attributedMessage(message: OutboxMessage, context: { readonly id
   const body = bodyText(target, message, limits.characters);
   const attributes = stringAttributes(target, message, limits.maxAttributes, limits.characters);
   const groupId = groupIdOf(target, message, limits.fifo ? 'required' : 'optional');
-  const sizeBytes = checkSize(target, Buffer.byteLength(body, 'utf8') + stringAttributesSize(attributes, context.id.length), limits.maxMessageBytes);
+  const sizeBytes = checkSize(target, messageSize(body, keyedAttributes(stringValued(attributes), context.id)), limits.maxMessageBytes);
   return { body, attributes, groupId, detailType: undefined, sizeBytes };
 }

@@ -1,11 +1,7 @@
-import { PublishBatchCommand, SNSClient, type PublishBatchRequestEntry } from '@aws-sdk/client-sns';
-import { InboxConfigError } from '../errors.js';
-import { answeredCall, entryAnswers } from './aws-answers.js';
-import { attributedMessage } from './message-checks.js';
-import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
-import type { PrepareContext, Publisher } from './publisher.js';
-import { SNS_LIMITS } from './size-limits.js';
-import { keyedAttributes } from './sqs-target.js';
+import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
+import { AWS_LIMITS } from '../aws-limits.js';
+import { attributedPublisher } from './attributed-target.js';
+import type { Publisher } from './publisher.js';
 
 /** Options of `snsTarget`. */
 export interface SnsTargetOptions {
@@ -39,40 +35,18 @@ const TOPIC_ARN = /^arn:aws[\w-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.f
  * ```
  */
 export function snsTarget(options: SnsTargetOptions): Publisher {
-  if (typeof options?.topicArn !== 'string' || !TOPIC_ARN.test(options.topicArn)) {
-    throw new InboxConfigError(`snsTarget needs the topic's ARN (arn:aws:sns:<region>:<account>:<name>), but "${String(options?.topicArn)}" was given.`);
-  }
-  const { topicArn } = options;
-  const fifo = topicArn.endsWith('.fifo');
-  const maxMessageBytes = options.maxMessageBytes ?? SNS_LIMITS.maxMessageBytes;
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024 || maxMessageBytes > SNS_LIMITS.ceilingBytes) {
-    throw new InboxConfigError(`snsTarget maxMessageBytes must be the topic's MaximumMessageSize, a whole number from 1024 to ${SNS_LIMITS.ceilingBytes}, but ${String(maxMessageBytes)} was given.`);
-  }
-  let client = options.client;
-
-  const toEntry = (entry: OutboxEntry, index: number): PublishBatchRequestEntry => ({
-    Id: String(index),
-    Message: entry.body,
-    MessageAttributes: keyedAttributes(entry),
-    ...(entry.groupId !== undefined ? { MessageGroupId: entry.groupId } : {}),
-    ...(fifo ? { MessageDeduplicationId: entry.id } : {}),
+  return attributedPublisher({
+    factory: 'snsTarget',
+    address: options?.topicArn,
+    addressPattern: TOPIC_ARN,
+    addressIs: "the topic's ARN (arn:aws:sns:<region>:<account>:<name>)",
+    sizeIs: "the topic's MaximumMessageSize",
+    limits: AWS_LIMITS.sns,
+    maxMessageBytes: options?.maxMessageBytes,
+    client: options?.client,
+    newClient: () => new SNSClient({}),
+    bodyMember: 'Message',
+    send: ({ client, address, entries, signal }) => client.send(new PublishBatchCommand({ TopicArn: address, PublishBatchRequestEntries: entries }), { abortSignal: signal }),
+    isGone: (error) => ['NotFoundException', 'NotFound'].includes((error as Error)?.name),
   });
-
-  return {
-    fifo,
-    maxBatchEntries: SNS_LIMITS.maxBatchEntries,
-    maxMessageBytes,
-    // SNS holds a whole batch to the topic's MaximumMessageSize.
-    maxBatchBytes: maxMessageBytes,
-    prepare: (message: OutboxMessage, context: PrepareContext): PreparedMessage =>
-      attributedMessage(message, context, { fifo, maxAttributes: SNS_LIMITS.maxAttributes, maxMessageBytes }),
-    publish(entries, { signal }) {
-      client ??= new SNSClient({});
-      const sns = client;
-      return answeredCall(entries, async (batch) => {
-        const response = await sns.send(new PublishBatchCommand({ TopicArn: topicArn, PublishBatchRequestEntries: batch.map(toEntry) }), { abortSignal: signal });
-        return entryAnswers(batch.map((_, i) => String(i)), response.Successful, response.Failed);
-      }, (error) => ['NotFoundException', 'NotFound'].includes((error as Error)?.name));
-    },
-  };
 }

@@ -1,12 +1,7 @@
-import { SendMessageBatchCommand, SQSClient, type MessageAttributeValue, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
-import { InboxConfigError } from '../errors.js';
-import { IDEMPOTENCY_KEY_ATTRIBUTE } from '../contract.js';
-import { answeredCall, entryAnswers } from './aws-answers.js';
-import { attributedMessage, SQS_CHARACTERS } from './message-checks.js';
-import type { OutboxEntry, OutboxMessage, PreparedMessage } from './outbox-message.js';
-import type { PrepareContext, Publisher } from './publisher.js';
-import { SQS_LIMITS } from './size-limits.js';
-import { MAX_MESSAGE_ATTRIBUTES, traceAttributes } from '../trace/outgoing-context.js';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { AWS_LIMITS } from '../aws-limits.js';
+import { attributedPublisher } from './attributed-target.js';
+import type { Publisher } from './publisher.js';
 
 /** Options of `sqsTarget`. */
 export interface SqsTargetOptions {
@@ -24,17 +19,7 @@ export interface SqsTargetOptions {
   readonly maxMessageBytes?: number;
 }
 
-/** The message attributes of an entry: the caller's, the row's id as `idempotency-key` and its trace context as `traceparent` while there is room. */
-export function keyedAttributes(entry: OutboxEntry): Record<string, MessageAttributeValue> {
-  const attributes: Record<string, MessageAttributeValue> = {};
-  for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = { DataType: 'String', StringValue: value };
-  attributes[IDEMPOTENCY_KEY_ATTRIBUTE] = { DataType: 'String', StringValue: entry.id };
-  // The row's trace context, not the sender's: the relay sends long after the writer's span ended.
-  for (const [name, value] of Object.entries(traceAttributes(Object.keys(attributes), MAX_MESSAGE_ATTRIBUTES, entry.traceparent))) {
-    attributes[name] = { DataType: 'String', StringValue: value };
-  }
-  return attributes;
-}
+const GONE = ['QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue', 'InvalidAddress'];
 
 /**
  * An SQS queue as an outbox target: rows go by `SendMessageBatch`, 10 at most and within the
@@ -50,40 +35,19 @@ export function keyedAttributes(entry: OutboxEntry): Record<string, MessageAttri
  * ```
  */
 export function sqsTarget(options: SqsTargetOptions): Publisher {
-  if (typeof options?.queueUrl !== 'string' || !/^https?:\/\/\S+\/\S+$/.test(options.queueUrl)) {
-    throw new InboxConfigError(`sqsTarget needs the queue URL (https://sqs.<region>.amazonaws.com/<account>/<name>), but "${String(options?.queueUrl)}" was given.`);
-  }
-  const { queueUrl } = options;
-  const fifo = queueUrl.endsWith('.fifo');
-  const maxMessageBytes = options.maxMessageBytes ?? SQS_LIMITS.maxMessageBytes;
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024 || maxMessageBytes > SQS_LIMITS.maxMessageBytes) {
-    throw new InboxConfigError(`sqsTarget maxMessageBytes must be the queue's MaximumMessageSize, a whole number from 1024 to ${SQS_LIMITS.maxMessageBytes}, but ${String(maxMessageBytes)} was given.`);
-  }
-  let client = options.client;
-
-  const toEntry = (entry: OutboxEntry, index: number): SendMessageBatchRequestEntry => ({
-    Id: String(index),
-    MessageBody: entry.body,
-    MessageAttributes: keyedAttributes(entry),
-    ...(entry.groupId !== undefined ? { MessageGroupId: entry.groupId } : {}),
-    ...(fifo ? { MessageDeduplicationId: entry.id } : {}),
+  return attributedPublisher({
+    factory: 'sqsTarget',
+    address: options?.queueUrl,
+    addressPattern: /^https?:\/\/\S+\/\S+$/,
+    addressIs: 'the queue URL (https://sqs.<region>.amazonaws.com/<account>/<name>)',
+    sizeIs: "the queue's MaximumMessageSize",
+    limits: AWS_LIMITS.sqs,
+    maxMessageBytes: options?.maxMessageBytes,
+    characters: AWS_LIMITS.sqs.characters,
+    client: options?.client,
+    newClient: () => new SQSClient({}),
+    bodyMember: 'MessageBody',
+    send: ({ client, address, entries, signal }) => client.send(new SendMessageBatchCommand({ QueueUrl: address, Entries: entries }), { abortSignal: signal }),
+    isGone: (error) => GONE.includes((error as Error)?.name),
   });
-
-  return {
-    fifo,
-    maxBatchEntries: SQS_LIMITS.maxBatchEntries,
-    maxMessageBytes,
-    // A batch is held to the queue's size too: SQS counts a whole batch against the same limit.
-    maxBatchBytes: maxMessageBytes,
-    prepare: (message: OutboxMessage, context: PrepareContext): PreparedMessage =>
-      attributedMessage(message, context, { fifo, maxAttributes: SQS_LIMITS.maxAttributes, maxMessageBytes, characters: SQS_CHARACTERS }),
-    publish(entries, { signal }) {
-      client ??= new SQSClient({});
-      const sqs = client;
-      return answeredCall(entries, async (batch) => {
-        const response = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map(toEntry) }), { abortSignal: signal });
-        return entryAnswers(batch.map((_, i) => String(i)), response.Successful, response.Failed);
-      }, (error) => ['QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue', 'InvalidAddress'].includes((error as Error)?.name));
-    },
-  };
 }

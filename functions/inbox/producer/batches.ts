@@ -15,7 +15,7 @@ export interface BatchLimits {
  *
  * @example
  * ```ts
- * batches(prepared, { maxEntries: 10, maxBytes: 262_144, ordered: true }, (p) => p.size, (p) => p.entry.MessageGroupId).length // one call per batch
+ * batches(prepared, { maxEntries: 10, maxBytes: 1_048_576, ordered: true }, (p) => p.size, (p) => p.entry.MessageGroupId).length // one call per batch
  * ```
  */
 export function batches<T>(items: readonly T[], limits: BatchLimits, sizeOf: (item: T) => number, groupOf: (item: T) => string | undefined): T[][] {

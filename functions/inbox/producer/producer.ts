@@ -1,5 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { awsErrorSummary, isRetryableAwsError } from '../aws-errors.js';
+import { AWS_LIMITS } from '../aws-limits.js';
 import { InboxConfigError } from '../errors.js';
 import { retryEntries, type EntryAnswer } from '../retry.js';
 import { withDefaults } from '../with-defaults.js';
@@ -10,8 +11,8 @@ import type { FailedMessage, OutgoingMessage, SendMessagesOptions, SendMessagesR
 
 export type { FailedMessage, OutgoingMessage, SendMessagesOptions, SendMessagesResult, SentMessage } from './types.js';
 
-const MAX_BATCH_ENTRIES = 10;
-const PRODUCER_DEFAULTS = { maxAttempts: 4, baseDelayMs: 50, maxDelayMs: 2000, maxBatchBytes: 262_144 } as const;
+const PRODUCER_DEFAULTS = { maxAttempts: 4, baseDelayMs: 50, maxDelayMs: 2000, maxBatchBytes: AWS_LIMITS.sqs.batchBytes } as const;
+const MESSAGE_BYTES = AWS_LIMITS.sqs.messageBytes;
 type Failure = { code: string; message: string };
 type Answer = EntryAnswer<Pick<SentMessage, 'messageId' | 'sequenceNumber'>, Failure>;
 
@@ -44,7 +45,7 @@ async function sendBatch(client: SQSClient, queueUrl: string, pending: readonly 
  * message carries a stable idempotency key (the caller's, or a new UUIDv7) as the `idempotency-key`
  * string attribute and, on a FIFO queue (URL ending in `.fifo`), as MessageDeduplicationId (its
  * sha-256 when the key is not a valid one). Messages go in order in batches of at most 10 entries
- * and 256 KiB; entries SQS failed on its side, and batches whose call failed in a retryable way,
+ * and 1 MiB (SQS's limits since 2025); entries SQS failed on its side, and batches whose call failed in a retryable way,
  * are sent again with the same keys, with jittered backoff, up to `maxAttempts`. A message that
  * cannot be sent ends in `failed` with the reason; nothing is thrown for a message's content.
  * Batches go one after another, a batch's retries before the next batch, and on FIFO a batch holds
@@ -68,8 +69,8 @@ export async function sendMessages(
   if (typeof queueUrl !== 'string' || queueUrl === '') throw new InboxConfigError('sendMessages needs the queue URL.');
   if (!Array.isArray(messages)) throw new InboxConfigError('sendMessages takes an array of messages.');
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 20) throw new InboxConfigError(`maxAttempts must be a whole number from 1 to 20, but ${String(maxAttempts)} was given.`);
-  if (!Number.isInteger(maxBatchBytes) || maxBatchBytes < 1024 || maxBatchBytes > 1_048_576) {
-    throw new InboxConfigError(`maxBatchBytes must be a whole number from 1024 to 1048576, but ${String(maxBatchBytes)} was given.`);
+  if (!Number.isInteger(maxBatchBytes) || maxBatchBytes < MESSAGE_BYTES.min || maxBatchBytes > AWS_LIMITS.sqs.batchBytes) {
+    throw new InboxConfigError(`maxBatchBytes must be a whole number from ${MESSAGE_BYTES.min} to ${AWS_LIMITS.sqs.batchBytes}, but ${String(maxBatchBytes)} was given.`);
   }
   const fifo = queueUrl.endsWith('.fifo');
   await loadOtel();
@@ -84,7 +85,7 @@ export async function sendMessages(
     else failed.push({ ...prepared, attempts: 0 });
   });
 
-  const limits = { maxEntries: MAX_BATCH_ENTRIES, maxBytes: maxBatchBytes, ordered: fifo };
+  const limits = { maxEntries: AWS_LIMITS.sqs.batchEntries, maxBytes: maxBatchBytes, ordered: fifo };
   const policy = { attempts: maxAttempts, backoff: { baseMs: baseDelayMs, maxMs: maxDelayMs } };
   for (const batch of batches(ready, limits, (item) => item.size, (item) => item.entry.MessageGroupId)) {
     const results = await retryEntries(batch, (pending) => sendBatch(client, queueUrl, pending), policy);

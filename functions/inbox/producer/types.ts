@@ -43,7 +43,7 @@ export interface SendMessagesOptions {
   readonly maxDelayMs?: number;
   /**
    * Bytes of a batch (bodies and attributes, as SQS counts them) and of one message.
-   * @default 262144 (256 KiB, the SQS limit)
+   * @default 1048576 (1 MiB, the SQS limit since 2025)
    */
   readonly maxBatchBytes?: number;
 }

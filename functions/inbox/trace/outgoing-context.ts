@@ -34,9 +34,6 @@ export function activeTraceparent(): string | undefined {
   return active && formatTraceparent(active);
 }
 
-/** SQS and SNS take at most 10 message attributes a message. */
-export const MAX_MESSAGE_ATTRIBUTES = 10;
-
 /**
  * The attributes that carry `traceparent` (W3C) on, as string values: the given one, else the active
  * span's. Empty when there is no context, when the message already names its own `traceparent`
