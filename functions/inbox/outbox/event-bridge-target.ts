@@ -77,28 +77,14 @@ function answerOf(result: PutEventsResultEntry | undefined): PublishAnswer {
  * ```
  */
 export function eventBridgeTarget(options: EventBridgeTargetOptions): Publisher {
-  if (typeof options?.eventBusName !== 'string' || !BUS.test(options.eventBusName)) {
-    throw new InboxConfigError(`eventBridgeTarget needs the event bus's name or ARN, but "${String(options?.eventBusName)}" was given.`);
-  }
-  if (options.source !== undefined && (typeof options.source !== 'string' || options.source === '' || options.source.length > 256)) {
-    throw new InboxConfigError(`eventBridgeTarget source must be 1 to 256 characters, but "${String(options.source)}" was given.`);
-  }
-  if (options.detailType !== undefined && (typeof options.detailType !== 'string' || options.detailType === '' || options.detailType.length > AWS_LIMITS.eventBridge.detailTypeLength)) {
-    throw new InboxConfigError(`eventBridgeTarget detailType must be 1 to ${AWS_LIMITS.eventBridge.detailTypeLength} characters, but "${String(options.detailType)}" was given.`);
-  }
-  const { eventBusName } = options;
+  checkEventBridgeOptions(options);
   let client = options.client;
   const sourceOf = (consumer: string) => options.source ?? consumer;
-  const xrayHeaderOf = (traceparent: string | undefined) => {
-    const parent = parseTraceparent(traceparent);
-    return parent && toXrayHeader(parent);
-  };
-
   const toEntry = (entry: OutboxEntry): PutEventsRequestEntry => {
     // EventBridge carries X-Ray's header on to its targets (an SQS target's AWSTraceHeader).
     const traceHeader = xrayHeaderOf(entry.traceparent);
     return {
-      EventBusName: eventBusName,
+      EventBusName: options.eventBusName,
       Source: sourceOf(entry.consumer),
       DetailType: entry.detailType ?? options.detailType ?? entry.target,
       Detail: entry.body,
@@ -111,26 +97,7 @@ export function eventBridgeTarget(options: EventBridgeTargetOptions): Publisher 
     maxBatchEntries: AWS_LIMITS.eventBridge.batchEntries,
     maxMessageBytes: AWS_LIMITS.eventBridge.batchBytes,
     maxBatchBytes: AWS_LIMITS.eventBridge.batchBytes,
-    prepare(message: OutboxMessage, { id, consumer, target }: PrepareContext): PreparedMessage {
-      if (message.attributes !== undefined && Object.keys(message.attributes).length > 0) throw refuse(target, 'it has attributes, and an EventBridge event has none: put them in the detail');
-      groupIdOf(target, message, 'refused');
-      const detailType = message.detailType ?? options.detailType ?? target;
-      if (typeof detailType !== 'string' || detailType === '' || detailType.length > AWS_LIMITS.eventBridge.detailTypeLength) {
-        throw refuse(target, `its detailType is not 1 to ${AWS_LIMITS.eventBridge.detailTypeLength} characters`);
-      }
-      const text = bodyText(target, message);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw refuse(target, 'its body is not JSON, and an event\'s detail is a JSON object');
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse(target, 'its body is not a JSON object, and an event\'s detail is one');
-      if (Object.hasOwn(parsed, IDEMPOTENCY_KEY_ATTRIBUTE)) throw refuse(target, `its detail has a member ${IDEMPOTENCY_KEY_ATTRIBUTE}, which the outbox sets to the row's id`);
-      const body = keyedDetail(text, id);
-      const sizeBytes = checkSize(target, eventBridgeEntrySize({ source: sourceOf(consumer), detailType, detail: body }), AWS_LIMITS.eventBridge.batchBytes);
-      return { body, attributes: {}, groupId: undefined, detailType, sizeBytes };
-    },
+    prepare: (message, context) => preparedEvent(message, context, { detailType: options.detailType, source: sourceOf(context.consumer) }),
     publish(entries, { signal }) {
       client ??= new EventBridgeClient({});
       const events = client;
@@ -140,4 +107,43 @@ export function eventBridgeTarget(options: EventBridgeTargetOptions): Publisher 
       }, (error) => (error as Error)?.name === 'ResourceNotFoundException');
     },
   };
+}
+
+function checkEventBridgeOptions(options: EventBridgeTargetOptions): void {
+  if (typeof options?.eventBusName !== 'string' || !BUS.test(options.eventBusName)) {
+    throw new InboxConfigError(`eventBridgeTarget needs the event bus's name or ARN, but "${String(options?.eventBusName)}" was given.`);
+  }
+  if (options.source !== undefined && (typeof options.source !== 'string' || options.source === '' || options.source.length > 256)) {
+    throw new InboxConfigError(`eventBridgeTarget source must be 1 to 256 characters, but "${String(options.source)}" was given.`);
+  }
+  if (options.detailType !== undefined && (typeof options.detailType !== 'string' || options.detailType === '' || options.detailType.length > AWS_LIMITS.eventBridge.detailTypeLength)) {
+    throw new InboxConfigError(`eventBridgeTarget detailType must be 1 to ${AWS_LIMITS.eventBridge.detailTypeLength} characters, but "${String(options.detailType)}" was given.`);
+  }
+}
+
+function xrayHeaderOf(traceparent: string | undefined): string | undefined {
+  const parent = parseTraceparent(traceparent);
+  return parent && toXrayHeader(parent);
+}
+
+/** A message checked as an event: its detail a JSON object with the row's id as its key, its detail type, its size as EventBridge counts it. */
+function preparedEvent(message: OutboxMessage, { id, target }: PrepareContext, event: { readonly detailType: string | undefined; readonly source: string }): PreparedMessage {
+  if (message.attributes !== undefined && Object.keys(message.attributes).length > 0) throw refuse(target, 'it has attributes, and an EventBridge event has none: put them in the detail');
+  groupIdOf(target, message, 'refused');
+  const detailType = message.detailType ?? event.detailType ?? target;
+  if (typeof detailType !== 'string' || detailType === '' || detailType.length > AWS_LIMITS.eventBridge.detailTypeLength) {
+    throw refuse(target, `its detailType is not 1 to ${AWS_LIMITS.eventBridge.detailTypeLength} characters`);
+  }
+  const text = bodyText(target, message);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw refuse(target, 'its body is not JSON, and an event\'s detail is a JSON object');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse(target, 'its body is not a JSON object, and an event\'s detail is one');
+  if (Object.hasOwn(parsed, IDEMPOTENCY_KEY_ATTRIBUTE)) throw refuse(target, `its detail has a member ${IDEMPOTENCY_KEY_ATTRIBUTE}, which the outbox sets to the row's id`);
+  const body = keyedDetail(text, id);
+  const sizeBytes = checkSize(target, eventBridgeEntrySize({ source: event.source, detailType, detail: body }), AWS_LIMITS.eventBridge.batchBytes);
+  return { body, attributes: {}, groupId: undefined, detailType, sizeBytes };
 }
