@@ -1,9 +1,9 @@
-import { Stack } from 'aws-cdk-lib';
+import { Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { INBOX_ENV } from '../../functions/inbox/contract.js';
 import { InboxDatabase } from '../../lib/database/inbox-database.js';
@@ -22,10 +22,11 @@ const { stack, database, orders, refunds, onCall } = built;
 const template = Template.fromStack(stack);
 const resources = template.toJSON().Resources as Record<string, Resource>;
 const refOf = (value: unknown) => stack.resolve(value) as { Ref: string };
+const idOf = (construct: IConstruct) => stack.resolve((construct.node.defaultChild as CfnElement).logicalId) as string;
 
 /** Every statement of the policies attached to `role`, each as its sorted actions and its resources. */
 function grantsOf(role: iam.Role): { actions: string[]; resources: unknown[] }[] {
-  const roleId = stack.resolve((role.node.defaultChild as iam.CfnRole).logicalId) as string;
+  const roleId = idOf(role);
   return Object.values(resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
     .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
@@ -34,8 +35,8 @@ function grantsOf(role: iam.Role): { actions: string[]; resources: unknown[] }[]
 
 describe('the operator role an InboxDatabase makes', () => {
   const secretId = refOf(database.operatorRole.secret.secretArn).Ref;
-  const migrateId = stack.resolve((database.migrateFunction.node.defaultChild as { logicalId: string }).logicalId) as string;
-  const migrationsId = stack.resolve((database.migrations.node.defaultChild as { logicalId: string }).logicalId) as string;
+  const migrateId = idOf(database.migrateFunction);
+  const migrationsId = idOf(database.migrations);
 
   it('is inbox_operator, handed to the migrate function in DATABASE_ROLES with access operator and its own secret', () => {
     expect(database.operatorRole.name).toBe('inbox_operator');
