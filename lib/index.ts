@@ -8,7 +8,7 @@ export type { AlarmTargetProps, OutcomeAlarms } from './consumer/outcome-alarms.
 export type { InboxOutcome, OutcomeMetricSource } from './consumer/outcome-metrics.js';
 export { INBOX_WARNINGS } from './consumer/warnings.js';
 export { DATA_API_ACTIONS, grantDataApiCalls } from './data-api-access.js';
-export type { AddConsumerOptions, AddOutboxRelayOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseConsumerSource, InboxDatabaseRole } from './database/database-consumer.js';
+export type { AddConsumerOptions, AddOutboxRelayOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseRole } from './database/database-consumer.js';
 export { InboxDatabase } from './database/inbox-database.js';
 export type { InboxDatabaseProps } from './database/inbox-database-props.js';
 export { AURORA_POSTGRES_VERSION, INBOX_DATABASE_DEFAULTS } from './database/inbox-database-settings.js';

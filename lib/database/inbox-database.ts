@@ -211,7 +211,8 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
    * Lets `grantee` (an on-call person's role, a CI job's) run `npx sqs-inbox` as the operator role:
    * the Data API calls on the cluster, reading the operator role's secret (the database role then
    * limits it to the kit's tables), DescribeStacks on this stack for `--stack`, and sending to the
-   * queue of each SQS consumer attached (`rejected replay`), those attached later included.
+   * queue of each SQS consumer attached (`rejected replay`), those attached later included. The
+   * grant returned holds the first three.
    *
    * @example
    * ```ts
@@ -221,11 +222,10 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
    */
   public grantOperator(grantee: iam.IGrantable): iam.Grant {
     this.operators.push(grantee);
-    return [
-      this.operatorRole.secret.grantRead(grantee),
-      grantStackOutputs(this, grantee),
-      ...this.replayQueues.map((queue) => grantReplayQueue(queue, grantee)),
-    ].reduce((all, grant) => all.combine(grant), grantDataApiCalls(this.cluster, grantee, CONSUMER_DATA_API_ACTIONS));
+    for (const queue of this.replayQueues) grantReplayQueue(queue, grantee);
+    return grantDataApiCalls(this.cluster, grantee, CONSUMER_DATA_API_ACTIONS)
+      .combine(this.operatorRole.secret.grantRead(grantee))
+      .combine(grantStackOutputs(this, grantee));
   }
 
   /**

@@ -1,5 +1,5 @@
-import { Stack, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -109,6 +109,24 @@ describe('grantOperator', () => {
       .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
     expect(statements.filter((s) => actionsOf(s).some((action) => action.startsWith('kms:'))).map((s) => ({ actions: actionsOf(s).sort(), resource: s.Resource })))
       .toEqual([{ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resource: scratch.resolve(key.keyArn) }]);
+  });
+
+  it('grants a role of the database\'s stack the queue of a consumer in another stack through a policy of that stack, so the stacks depend one way', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const env = { account: '123456789012', region: 'eu-west-1' };
+    const data = new Stack(app, 'Data', { env });
+    const service = new Stack(app, 'Service', { env });
+    const inbox = new InboxDatabase(data, 'Inbox');
+    const role = new iam.Role(data, 'OnCall', { assumedBy: new iam.AccountRootPrincipal() });
+    inbox.grantOperator(role);
+    const worker = new InboxConsumer(service, 'Worker', { database: inbox, entry: WORKER_ENTRY });
+    expect(() => app.synth()).not.toThrow();
+    Template.fromStack(service).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [Match.objectLike({ 'Fn::ImportValue': Match.anyValue() })],
+      PolicyDocument: { Statement: [{ Effect: 'Allow', Action: ['sqs:GetQueueUrl', 'sqs:SendMessage'], Resource: service.resolve(worker.queue.queueArn) }] },
+    });
+    expect(service.dependencies.map((stack) => stack.stackName)).toEqual(['Data']);
+    expect(data.dependencies).toEqual([]);
   });
 
   it('leaves no cdk-nag finding unacknowledged, and needs no acknowledgment of its own', () => {
