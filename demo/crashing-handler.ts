@@ -71,6 +71,31 @@ export interface DyingDatabase extends DyingInvocation {
 }
 
 /**
+ * Counts an invocation's commit points: whether the commit starting now, of `records` records (a
+ * batch of statements commits several at once), holds the commit point to die at.
+ */
+function commitPoints(point: CrashPoint | undefined): (records?: number) => boolean {
+  let counted = 0;
+  return (records = 1) => {
+    const first = counted + 1;
+    counted += records;
+    return point !== undefined && point.at >= first && point.at <= counted;
+  };
+}
+
+/** A transaction whose every statement throws once its invocation is dead, before and after it runs. */
+function livingTransaction(tx: Transaction, alive: () => void): Transaction {
+  return {
+    async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
+      alive();
+      const result = await tx.query<R>(statement);
+      alive();
+      return result;
+    },
+  };
+}
+
+/**
  * Wraps a Database for one invocation so that the process "dies" at `point`: from then on every call
  * of the invocation throws `InjectedCrashError` and `death` rejects with it. Work already sent to the
  * server runs to its end there, as it would after a real crash; a transaction the dead code had open
@@ -90,7 +115,6 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
   });
   // A caller that never looks at `death` has the error from the call itself.
   death.catch(() => undefined);
-  let commitPoints = 0;
 
   const alive = (): void => {
     if (dead !== undefined) throw dead;
@@ -104,21 +128,7 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
     end(new InjectedCrashError(point!));
     throw dead!;
   };
-  // Whether the commit starting now, of `records` records (a batch of statements commits several
-  // at once), holds the commit point to die at.
-  const fatal = (records = 1): boolean => {
-    const first = commitPoints + 1;
-    commitPoints += records;
-    return point !== undefined && point.at >= first && point.at <= commitPoints;
-  };
-  const transaction = (tx: Transaction): Transaction => ({
-    async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
-      alive();
-      const result = await tx.query<R>(statement);
-      alive();
-      return result;
-    },
-  });
+  const fatal = commitPoints(point);
 
   const db: Database = {
     async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
@@ -135,7 +145,7 @@ export function dyingDatabase(inner: Database, point: CrashPoint | undefined, op
       const here = fatal();
       const value = await inner.transaction(async (tx) => {
         try {
-          const done = await work(transaction(tx));
+          const done = await work(livingTransaction(tx, alive));
           alive();
           if (here && point!.when === 'before-commit') die();
           return done;

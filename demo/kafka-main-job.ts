@@ -7,17 +7,18 @@ import type { OutgoingMessage } from '../functions/inbox/producer/index.js';
 import { RECORD_PAYMENT_CONSUMER, kafkaRecordPaymentOptions } from '../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, kafkaShipOrderOptions } from '../functions/order-worker/ship-order.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type DataApiStats, type RunningDataApi } from '../local/data-api/index.js';
-import { KafkaLog, ProduceAckLostError, startKafkaEventSource, type LogRecord, type RunningKafkaEventSource } from '../local/kafka/index.js';
+import { KafkaLog, ProduceAckLostError, startKafkaEventSource, type KafkaEventSourceStats, type LogRecord, type RunningKafkaEventSource } from '../local/kafka/index.js';
 import { settle, type Accounts } from './accounts.js';
 import { migrateReferenceDatabase } from './reference-database.js';
 import type { CrashPoint } from './crashing-handler.js';
 import { crashingKafkaHandler } from './crashing-kafka-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
-import { releaseAll, runDatabase } from './main-job.js';
-import { outcomeTally } from './outcome-tally.js';
+import { releaseRun, runDatabase } from './main-job.js';
+import { outcomeTally, type OutcomeTally } from './outcome-tally.js';
 import { countSettled, lockOrders, readEffects, readInbox, readKept, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
+import { waitUntil } from './wait-until.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
 
@@ -290,12 +291,16 @@ export function kafkaWorker(mode: WorkerMode, db: Database, extra: { consumer?: 
 }
 
 async function waitUntilConsumed(source: RunningKafkaEventSource, timeoutMs: number, onPoll: () => Promise<void>): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (source.lag() > 0) {
-    if (performance.now() > deadline) throw new Error(`The topic was not consumed in ${timeoutMs} ms: ${source.lag()} records left.`);
-    await onPoll();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const lag = async () => {
+    const left = source.lag();
+    if (left > 0) await onPoll();
+    return left;
+  };
+  await waitUntil(lag, (left) => left === 0, {
+    timeoutMs,
+    intervalMs: 100,
+    timedOut: (left) => new Error(`The topic was not consumed in ${timeoutMs} ms: ${left} records left.`),
+  });
 }
 
 /**
@@ -324,84 +329,15 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
   pool.on('error', () => undefined);
-  const databaseName = decodeURIComponent(new URL(database.url).pathname.slice(1));
-  let dataApi: RunningDataApi | undefined;
-  const environments: LambdaEnvironment[] = [];
-  let source: RunningKafkaEventSource | undefined;
-  let release: (() => Promise<void>) | undefined;
+  const run: KafkaRun = { settings, started, random, consumer, workload, database, databaseName: decodeURIComponent(new URL(database.url).pathname.slice(1)), pool, environments: [] };
   let failed = true;
   try {
-    dataApi = await startDataApi({ databaseUrl: database.url, idleTimeoutMs: settings.transactionIdleTimeoutMs });
-    const api = dataApi;
-    const adminClient = localDataApiClient(api.endpoint);
-    try {
-      await migrateReferenceDatabase(localDataApiDatabase(adminClient, databaseName));
-    } finally {
-      adminClient.destroy();
-    }
-    await seedOrders(pool, workload.orders);
-    release = await lockOrders(pool, workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
-
-    let lostAcks = 0;
-    const log = new KafkaLog({ faults: { loseProduceAck: () => {
-      const lose = random() < settings.producerRetryRate;
-      if (lose) lostAcks += 1;
-      return lose;
-    } } });
-    log.createTopic(TOPIC, { partitions: settings.partitions });
-
-    const crashes = { beforeCommit: 0, afterCommit: 0 };
-    const tally = outcomeTally();
-    const { onOutcome, failureReasons } = tally;
-    const worker = localDataApiDatabase(localDataApiClient(api.endpoint), databaseName);
-    source = startKafkaEventSource({
-      log,
-      topic: TOPIC,
-      handler: crashingKafkaHandler({
-        db: worker,
-        // Each environment has its own Data API client, and a dead one sends nothing more.
-        environment: () => {
-          const environment = dataApiEnvironment(api.endpoint, databaseName);
-          environments.push(environment);
-          return environment;
-        },
-        handler: (db) => (event, context) => processKafkaBatch(event, context, kafkaWorker(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, onOutcome })),
-        plan: (event) => {
-          const records = Object.values(event.records).flat();
-          if (records.length === 0 || random() >= settings.crashRate) return undefined;
-          const when = settings.crashes[Math.floor(random() * settings.crashes.length)]!;
-          return { when, at: 1 + Math.floor(random() * records.length) };
-        },
-        openTransactions: 'abandoned',
-        onCrash: (point) => {
-          if (point.when === 'before-commit') crashes.beforeCommit += 1;
-          else crashes.afterCommit += 1;
-        },
-      }),
-      pollers: settings.pollers,
-      batchSize: settings.batchSize,
-      maxBatchingWindowMs: 50,
-      functionTimeoutMs: settings.functionTimeoutMs,
-      maximumRetryAttempts: settings.retryAttempts,
-      functionName: 'order-worker',
-      faults: { deliverTwice: (batch) => batch.attempt === 1 && random() < settings.deliverTwiceRate },
-    });
-
-    // The producer writes while the pollers consume, as in production.
-    const produced = await produceWorkload(log, workload);
-    const total = workload.messages.length;
-    await waitUntilConsumed(source, settings.drainTimeoutMs, async () => {
-      if (settings.onProgress === undefined) return;
-      const parked = source?.discarded.reduce((sum, given) => sum + given.records.length, 0) ?? 0;
-      const settled = Math.min(total, await countSettled(pool, consumer, workload.keys) + parked);
-      settings.onProgress({ settled, total, elapsedMs: performance.now() - started });
-    });
-    await source.stop();
-    const stats = source.stats;
-    const discarded = source.discarded.flatMap((given) => given.records);
-    source = undefined;
-    await release();
-    release = undefined;
+    const api = await startDatabase(run);
+    const { log, lostAcks } = kafkaLog(run);
+    const worker = localDataApiDatabase(localDataApiClient(api.endpoint), run.databaseName);
+    const { crashes, tally } = startKafkaWorker(run, log, api, worker);
+    const { failureReasons } = tally;
+    const { produced, stats, discarded } = await produceAndConsume(run, log);
     await worker.close();
 
     const accounts = settle(workload, {
@@ -419,7 +355,7 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
       orders: settings.orders,
       partitions: settings.partitions,
       sent: workload.messages.length,
-      lostAcks,
+      lostAcks: lostAcks(),
       notSent: produced.failed.size,
       stored: log.stats.produced,
       deliveries: stats.records,
@@ -433,12 +369,119 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
-    const cleanup = releaseAll([
-      () => source?.stop(), () => release?.(),
-      () => Promise.all(environments.map((environment) => environment.close())),
-      () => dataApi?.close(), () => pool.end(), () => database.close(),
-    ]);
-    if (failed) await cleanup.catch(() => undefined);
-    else await cleanup;
+    await releaseRun([
+      () => run.source?.stop(), () => run.release?.(),
+      () => Promise.all(run.environments.map((environment) => environment.close())),
+      () => run.dataApi?.close(), () => pool.end(), () => database.close(),
+    ], failed);
   }
+}
+
+/** What the stages of one Kafka run share; what they start is kept here, for the release at the end. */
+interface KafkaRun {
+  readonly settings: Settings;
+  readonly started: number;
+  /** The faults' stream: the lost acknowledgements, the crashes and the batches handed out twice draw from it. */
+  readonly random: () => number;
+  readonly consumer: string;
+  readonly workload: Workload;
+  readonly database: { readonly url: string };
+  readonly databaseName: string;
+  readonly pool: pg.Pool;
+  /** The Lambda environments the invocations made, each with its own Data API client. */
+  readonly environments: LambdaEnvironment[];
+  dataApi?: RunningDataApi;
+  source?: RunningKafkaEventSource;
+  /** Ends the stuck session's locks; undefined once ended. */
+  release?: () => Promise<void>;
+}
+
+/** Stage 1: the Data API emulator, the migrations through it, the orders seeded and the stuck ones locked. */
+async function startDatabase(run: KafkaRun): Promise<RunningDataApi> {
+  const api = await startDataApi({ databaseUrl: run.database.url, idleTimeoutMs: run.settings.transactionIdleTimeoutMs });
+  run.dataApi = api;
+  const adminClient = localDataApiClient(api.endpoint);
+  try {
+    await migrateReferenceDatabase(localDataApiDatabase(adminClient, run.databaseName));
+  } finally {
+    adminClient.destroy();
+  }
+  await seedOrders(run.pool, run.workload.orders);
+  run.release = await lockOrders(run.pool, run.workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
+  return api;
+}
+
+/** Stage 2: the topic in a Kafka log that loses produce acknowledgements at the run's rate, and how many it lost. */
+function kafkaLog(run: KafkaRun): { log: KafkaLog; lostAcks: () => number } {
+  let lostAcks = 0;
+  const log = new KafkaLog({ faults: { loseProduceAck: () => {
+    const lose = run.random() < run.settings.producerRetryRate;
+    if (lose) lostAcks += 1;
+    return lose;
+  } } });
+  log.createTopic(TOPIC, { partitions: run.settings.partitions });
+  return { log, lostAcks: () => lostAcks };
+}
+
+/** Stage 3: the order worker behind the Kafka poller, crashing and handed batches twice as the run's rates say. */
+function startKafkaWorker(run: KafkaRun, log: KafkaLog, api: RunningDataApi, worker: Database): { crashes: { beforeCommit: number; afterCommit: number }; tally: OutcomeTally } {
+  const { settings, random } = run;
+  const crashes = { beforeCommit: 0, afterCommit: 0 };
+  const tally = outcomeTally();
+  const { onOutcome } = tally;
+  run.source = startKafkaEventSource({
+    log,
+    topic: TOPIC,
+    handler: crashingKafkaHandler({
+      db: worker,
+      // Each environment has its own Data API client, and a dead one sends nothing more.
+      environment: () => {
+        const environment = dataApiEnvironment(api.endpoint, run.databaseName);
+        run.environments.push(environment);
+        return environment;
+      },
+      handler: (db) => (event, context) => processKafkaBatch(event, context, kafkaWorker(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, onOutcome })),
+      plan: (event) => {
+        const records = Object.values(event.records).flat();
+        if (records.length === 0 || random() >= settings.crashRate) return undefined;
+        const when = settings.crashes[Math.floor(random() * settings.crashes.length)]!;
+        return { when, at: 1 + Math.floor(random() * records.length) };
+      },
+      openTransactions: 'abandoned',
+      onCrash: (point) => {
+        if (point.when === 'before-commit') crashes.beforeCommit += 1;
+        else crashes.afterCommit += 1;
+      },
+    }),
+    pollers: settings.pollers,
+    batchSize: settings.batchSize,
+    maxBatchingWindowMs: 50,
+    functionTimeoutMs: settings.functionTimeoutMs,
+    maximumRetryAttempts: settings.retryAttempts,
+    functionName: 'order-worker',
+    faults: { deliverTwice: (batch) => batch.attempt === 1 && random() < settings.deliverTwiceRate },
+  });
+  return { crashes, tally };
+}
+
+/** Stage 4: the producer writes while the pollers consume; once the topic is consumed the pollers stop and the stuck session ends. */
+async function produceAndConsume(run: KafkaRun, log: KafkaLog): Promise<{ produced: { failed: Set<string> }; stats: KafkaEventSourceStats; discarded: LogRecord[] }> {
+  const { settings, workload } = run;
+  const source = run.source!;
+  // The producer writes while the pollers consume, as in production.
+  const produced = await produceWorkload(log, workload);
+  const total = workload.messages.length;
+  await waitUntilConsumed(source, settings.drainTimeoutMs, async () => {
+    if (settings.onProgress === undefined) return;
+    const parked = source.discarded.reduce((sum, given) => sum + given.records.length, 0);
+    const settled = Math.min(total, await countSettled(run.pool, run.consumer, workload.keys) + parked);
+    settings.onProgress({ settled, total, elapsedMs: performance.now() - run.started });
+  });
+  await source.stop();
+  const stats = source.stats;
+  const discarded = source.discarded.flatMap((given) => given.records);
+  run.source = undefined;
+  await run.release?.();
+  run.release = undefined;
+  return { produced, stats, discarded };
 }

@@ -1,9 +1,10 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { Database } from '../functions/inbox/index.js';
-import { sleep, withDefaults } from '../functions/inbox/internal.js';
+import { withDefaults } from '../functions/inbox/internal.js';
 import { localDataApiClient, localDataApiDatabase, startDataApi, type RunningDataApi } from '../local/data-api/index.js';
-import { createQueue, localSqsClient, startSqs, type RunningSqs, type SqsFaults } from '../local/sqs/index.js';
+import { createQueue, localSqsClient, redriveDeadLetters, startSqs, type RunningSqs, type SqsFaults } from '../local/sqs/index.js';
+import { waitUntil } from './wait-until.js';
 
 /** Options of `startLocalStack`. */
 export interface StartLocalStackOptions {
@@ -155,6 +156,22 @@ export async function queueDepth(client: SQSClient, queueUrl: string): Promise<Q
   };
 }
 
+/** Whether a queue holds nothing, visible, in flight or delayed. */
+export const queueIsEmpty = (depth: QueueDepth) => depth.visible + depth.inFlight + depth.delayed === 0;
+
+/**
+ * Moves what a DLQ holds back to its source queue, as an operator redrives it; resolves with the messages moved.
+ *
+ * @example
+ * ```ts
+ * const moved = await redriveQueue(stack.sqsClient, stack.deadLetterQueueUrl);
+ * ```
+ */
+export async function redriveQueue(client: SQSClient, deadLetterQueueUrl: string): Promise<number> {
+  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
+  return (await redriveDeadLetters(client, { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
+}
+
 /**
  * Receives and deletes every visible message of a queue, with their attributes, until a receive
  * comes back empty. Deleting is what lets a FIFO queue hand out the rest of a group.
@@ -225,15 +242,14 @@ export class QueueNotDrainedError extends Error {
  * ```
  */
 export async function waitUntilDrained(client: SQSClient, queueUrl: string, options: WaitUntilDrainedOptions): Promise<void> {
-  const deadline = performance.now() + options.timeoutMs;
-  for (;;) {
+  const look = async () => {
     await options.onPoll?.();
     const ready = options.ready?.() ?? true;
-    const depth = await queueDepth(client, queueUrl);
-    if (ready && depth.visible + depth.inFlight + depth.delayed === 0) return;
-    if (performance.now() > deadline) {
-      throw new QueueNotDrainedError(queueUrl, depth, options.timeoutMs, ready);
-    }
-    await sleep(options.intervalMs ?? 250);
-  }
+    return { ready, depth: await queueDepth(client, queueUrl) };
+  };
+  await waitUntil(look, ({ ready, depth }) => ready && queueIsEmpty(depth), {
+    timeoutMs: options.timeoutMs,
+    intervalMs: options.intervalMs,
+    timedOut: ({ ready, depth }) => new QueueNotDrainedError(queueUrl, depth, options.timeoutMs, ready),
+  });
 }

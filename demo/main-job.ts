@@ -1,37 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import pg from 'pg';
 import type { Database, InboxOptions } from '../functions/inbox/index.js';
 import type { StatementOutboxOptions } from '../functions/inbox/outbox/index.js';
 import { withDefaults } from '../functions/inbox/internal.js';
 import { pgDatabase } from '../functions/inbox/pg/index.js';
-import { sendMessages } from '../functions/inbox/producer/index.js';
+import { sendMessages, type SendMessagesResult } from '../functions/inbox/producer/index.js';
 import { RECORD_PAYMENT_CONSUMER, recordPaymentOptions } from '../functions/order-worker/record-payment.js';
 import { SHIP_ORDER_CONSUMER, shipOrderOptions, type ShipOrder } from '../functions/order-worker/ship-order.js';
 import type { DataApiStats } from '../local/data-api/index.js';
-import { startEventSource, type RunningEventSource } from '../local/event-source/index.js';
-import { redriveDeadLetters, type SqsFaults } from '../local/sqs/index.js';
+import { startEventSource, type EventSourceStats, type RunningEventSource } from '../local/event-source/index.js';
+import type { SqsFaults } from '../local/sqs/index.js';
 import { startPostgres } from '../local/postgres/index.js';
 import { createScratchDatabase } from '../local/index.js';
 import { LocalConfigError } from '../local/internal.js';
 import { settle, type Accounts } from './accounts.js';
 import { migrateReferenceDatabase } from './reference-database.js';
-import { outcomeTally } from './outcome-tally.js';
+import { outcomeTally, type OutcomeTally } from './outcome-tally.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { crashingHandler, type CrashPoint } from './crashing-handler.js';
 import { faultsByQueue } from './queue-faults.js';
-import { outboxFaultPlan } from './outbox-fault-plan.js';
+import { outboxFaultPlan, type OutboxFaultPlan } from './outbox-fault-plan.js';
 import { NOTICE_QUEUE_NAME, startOutboxHop, type OutboxHop, type OutboxHopReport } from './outbox-hop.js';
-import { startTraceCheck } from './trace-check.js';
+import { startTraceCheck, type TraceCheck } from './trace-check.js';
 import { checkOutboxRunSettings, OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS, type OutboxRunOptions } from './outbox-run-options.js';
-import { faultPlan } from './fault-plan.js';
+import { faultPlan, type FaultPlan } from './fault-plan.js';
 import { dataApiEnvironment, type LambdaEnvironment } from './lambda-environment.js';
-import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
+import { drainQueue, LOCAL_STACK_DEFAULTS, queueDepth, redriveQueue, startLocalStack, waitUntilDrained, type LocalStack } from './local-stack.js';
 import { countSettled, lockOrders, readEffects, readInbox, readKept, seedOrders } from './order-rows.js';
 import type { ProgressState } from './progress-bar.js';
 import { seededRandom } from './seeded-random.js';
-import { orderWorkload, type WorkerMode } from './workload.js';
+import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
 
 /** Options of `runMainJob`; those of the second hop are `OutboxRunOptions`. */
 export interface MainJobOptions extends OutboxRunOptions {
@@ -434,147 +433,22 @@ export async function releaseAll(steps: readonly (() => Promise<unknown> | undef
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobReport> {
   const settings = checked(options);
   const started = performance.now();
-  const fifo = settings.queue === 'fifo';
-  const consumer = settings.mode === 'statement' ? SHIP_ORDER_CONSUMER : RECORD_PAYMENT_CONSUMER;
-  const workload = orderWorkload({ ...settings, fifo, runId: randomUUID().slice(0, 8), random: seededRandom(settings.seed) });
-  const queueName = fifo ? 'orders.fifo' : 'orders';
-  // A stream of its own, so the faults never shift the workload.
-  const faults = faultPlan({ ...settings, maxCopies: settings.copies }, queueName, seededRandom(settings.seed ^ 0x5bd1e995));
-  // The first orders after the stuck ones.
-  const lostDeletes = lostDeleteFault(workload.orders.filter((order) => !order.stuck).slice(0, settings.lostDeletes).map((order) => order.orderId));
-  const firstHopFaults: SqsFaults = { ...faults.sqsFaults, failDeleteEntry: lostDeletes.failDeleteEntry };
-  // The second hop's faults draw from a stream of their own, so adding them never shifts the first hop's.
-  // A stalled invocation goes on with time left for its deadline margin and a last call.
-  const lapseMaxStallMs = settings.functionTimeoutMs - settings.deadlineMarginMs - 1000;
-  const outboxPlan = settings.outbox ? outboxFaultPlan({ ...settings, lapseMaxStallMs }, NOTICE_QUEUE_NAME, seededRandom(settings.seed ^ 0x27d4eb2f)) : undefined;
-
+  const plan = mainJobPlan(settings);
+  const { workload, faults } = plan;
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
   // A connection the server drops at the end must not take the run down.
   pool.on('error', () => undefined);
-  let stack: LocalStack | undefined;
-  let workerDb: Database | undefined;
-  const environments: LambdaEnvironment[] = [];
-  let source: RunningEventSource | undefined;
-  let hop: OutboxHop | undefined;
-  let release: (() => Promise<void>) | undefined;
   // With the second hop every order is traced, as the ADOT layer would, into an in-memory exporter.
   const traces = settings.outbox ? startTraceCheck() : undefined;
+  const run: MainJobRun = { settings, plan, started, database, pool, traces, environments: [] };
   let failed = true;
   try {
-    const local = await startLocalStack({
-      databaseUrl: database.url,
-      fifo,
-      visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
-      maxReceiveCount: settings.maxReceiveCount,
-      transactionIdleTimeoutMs: settings.transactionIdleTimeoutMs,
-      maxTransactions: settings.maxTransactions,
-      sqsFaults: outboxPlan === undefined ? firstHopFaults : faultsByQueue({ [queueName]: firstHopFaults, [NOTICE_QUEUE_NAME]: outboxPlan.sqsFaults }),
-      sqsDeduplicationWindowMs: settings.deduplicationWindowMs,
-    });
-    stack = local;
-    // Four pollers of ten messages each at most, on the pg driver.
-    workerDb = settings.driver === 'pg' ? pgDatabase({ connectionString: database.url, max: settings.pollers * 10 }) : local.db;
-    const worker = workerDb;
-    await migrateReferenceDatabase(local.db);
-    await seedOrders(pool, workload.orders);
-    release = await lockOrders(pool, workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
-
-    const crashes = { beforeCommit: 0, afterCommit: 0 };
-    const tally = outcomeTally();
-    const { onOutcome, failureReasons } = tally;
-    const delivered = new Set<string>();
-    // Each environment has its own Data API client, and a dead one sends nothing more.
-    const environment = settings.driver === 'pg' ? undefined : () => {
-      const made = dataApiEnvironment(local.dataApi.endpoint, new URL(database.url).pathname.slice(1));
-      environments.push(made);
-      return made;
-    };
-    // On the Data API a dead invocation leaves its transaction open; on pg its connection closes.
-    const openTransactions = settings.driver === 'pg' ? 'rolled-back' : 'abandoned';
-    if (outboxPlan !== undefined) {
-      hop = await startOutboxHop({
-        stack: local, plan: outboxPlan, settings, orders: workload.orders, pool, db: worker, environment, openTransactions, worker: settings,
-      });
-    }
-    const outboxOf = hop?.outboxFor;
-    source = await startEventSource({
-      client: local.sqsClient,
-      queueUrl: local.queueUrl,
-      handler: crashingHandler({
-        db: worker,
-        environment,
-        worker: (db, invocation, records) => workerOptions(settings.mode, outboxPlan?.lapses.invocation(db, records) ?? db,
-          { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome, batchStatements: settings.batchStatements }, outboxOf?.(invocation)),
-        plan: faults.crashAt,
-        openTransactions,
-        onCrash: (point) => {
-          if (point.when === 'before-commit') crashes.beforeCommit += 1;
-          else crashes.afterCommit += 1;
-        },
-      }),
-      pollers: settings.pollers,
-      functionName: 'order-worker',
-      functionTimeoutMs: settings.functionTimeoutMs,
-      waitTimeSeconds: 1,
-      onBatch: (batch) => {
-        for (const record of batch.records) delivered.add(record.messageId);
-      },
-      // Deletes refused for a handle whose visibility timeout ran out are part of the run, not news.
-      onError: () => undefined,
-    });
-
-    // The producer sends while the pollers consume, as in production.
-    let producerDone = false;
-    const sending = sendMessages(local.sqsClient, local.queueUrl, traces?.traced(workload.messages) ?? workload.messages, { maxAttempts: settings.producerAttempts }).finally(() => {
-      producerDone = true;
-    });
-    // Awaited once the queue has drained; until then its failure must not count as unhandled.
-    sending.catch(() => undefined);
-    const total = workload.messages.length;
-    const drained = () => waitUntilDrained(local.sqsClient, local.queueUrl, {
-      timeoutMs: settings.drainTimeoutMs,
-      ready: () => producerDone,
-      onPoll: async () => {
-        if (settings.onProgress === undefined) return;
-        const parked = await queueDepth(local.sqsClient, local.deadLetterQueueUrl);
-        const settled = Math.min(total, await countSettled(pool, consumer, workload.keys) + parked.visible + parked.inFlight);
-        settings.onProgress({ settled, total, elapsedMs: performance.now() - started });
-      },
-    }).catch((error: unknown) => {
-      throw error instanceof Error ? new MainJobNotDrainedError(error, local.dataApi.stats()) : error;
-    });
-    await drained();
-    const sent = await sending;
-    let redriven = 0;
-    if (settings.redrive) {
-      // The causes are fixed first, as an operator would: the stuck session ends, deletes work again.
-      lostDeletes.stop();
-      await release();
-      release = undefined;
-      const { Attributes } = await local.sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: local.deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
-      redriven = (await redriveDeadLetters(local.sqsClient, { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
-      await drained();
-    }
-    // The second hop settles after the first: the relays send what the last invocations left.
-    await hop?.settled(settings.drainTimeoutMs);
-    await source.stop();
-    const stats = source.stats;
-    source = undefined;
-
-    const parkedMessages = await drainQueue(local.sqsClient, local.deadLetterQueueUrl);
-    const effects = await readEffects(pool, settings.mode, workload.orders);
-    const shipped = workload.orders.filter((order) => (effects.get(order.orderId) ?? 0) >= 1);
-    const finished = await hop?.finish(shipped.map((order) => order.orderId));
-    // Without the notice worker's inbox no kit span is made downstream: the trace check has nothing to read.
-    const outbox = finished && (finished.unguardedNotices || traces === undefined ? finished : { ...finished, brokenTraces: traces.broken(shipped.map((order) => order.key), NOTICE_QUEUE_NAME) });
-    const accounts = settle(workload, {
-      effects,
-      inbox: await readInbox(pool, consumer, workload.keys),
-      kept: await readKept(pool, consumer, workload.keys),
-      parked: parkedMessages.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
-      notSent: new Set(sent.failed.map((failure) => failure.key)),
-    });
+    const { local, worker } = await startStack(run);
+    const { crashes, tally, delivered } = await startWorkers(run, local, worker);
+    const { failureReasons } = tally;
+    const { sent, redriven, stats } = await produceAndDrain(run, local);
+    const { accounts, outbox } = await settleAccounts(run, local, sent);
     failed = false;
     return {
       ...accounts,
@@ -600,14 +474,225 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
-    const ownWorkerDb = workerDb !== stack?.db ? workerDb : undefined;
-    const cleanup = releaseAll([
-      () => source?.stop(), () => hop?.stop(), () => release?.(), () => ownWorkerDb?.close(),
-      () => Promise.all(environments.map((environment) => environment.close())),
-      () => stack?.close(), () => pool.end(), () => database.close(), () => traces?.stop(),
-    ]);
-    // A failure of the run itself is the one to report; a cleanup failure only when the run went well.
-    if (failed) await cleanup.catch(() => undefined);
-    else await cleanup;
+    const ownWorkerDb = run.workerDb !== run.stack?.db ? run.workerDb : undefined;
+    await releaseRun([
+      () => run.source?.stop(), () => run.hop?.stop(), () => run.release?.(), () => ownWorkerDb?.close(),
+      () => Promise.all(run.environments.map((environment) => environment.close())),
+      () => run.stack?.close(), () => pool.end(), () => database.close(), () => traces?.stop(),
+    ], failed);
   }
+}
+
+/**
+ * Releases what a run started, every step (`releaseAll`); when the run itself failed its failure is
+ * the one to report, so a cleanup failure is thrown only after a run that went well.
+ *
+ * @example
+ * ```ts
+ * await releaseRun([() => source.stop(), () => database.close()], failed);
+ * ```
+ */
+export async function releaseRun(steps: readonly (() => Promise<unknown> | undefined)[], runFailed: boolean): Promise<void> {
+  const cleanup = releaseAll(steps);
+  if (runFailed) await cleanup.catch(() => undefined);
+  else await cleanup;
+}
+
+/** What a run will do, decided before anything starts: its workload and its faults. */
+interface MainJobPlan {
+  readonly fifo: boolean;
+  readonly consumer: string;
+  readonly queueName: string;
+  readonly workload: Workload;
+  readonly faults: FaultPlan;
+  readonly lostDeletes: LostDeleteFault;
+  readonly firstHopFaults: SqsFaults;
+  readonly outboxPlan: OutboxFaultPlan | undefined;
+}
+
+/** What the stages of one run share; what they start is kept here, for the release at the end. */
+interface MainJobRun {
+  readonly settings: Settings;
+  readonly plan: MainJobPlan;
+  readonly started: number;
+  readonly database: { readonly url: string };
+  readonly pool: pg.Pool;
+  readonly traces: TraceCheck | undefined;
+  /** The Lambda environments the invocations made, each with its own Data API client. */
+  readonly environments: LambdaEnvironment[];
+  stack?: LocalStack;
+  workerDb?: Database;
+  source?: RunningEventSource;
+  hop?: OutboxHop;
+  /** Ends the stuck session's locks; undefined once ended. */
+  release?: () => Promise<void>;
+}
+
+/** Stage 1: the workload and the faults, each from a seeded stream of its own. */
+function mainJobPlan(settings: Settings): MainJobPlan {
+  const fifo = settings.queue === 'fifo';
+  const consumer = settings.mode === 'statement' ? SHIP_ORDER_CONSUMER : RECORD_PAYMENT_CONSUMER;
+  const workload = orderWorkload({ ...settings, fifo, runId: randomUUID().slice(0, 8), random: seededRandom(settings.seed) });
+  const queueName = fifo ? 'orders.fifo' : 'orders';
+  // A stream of its own, so the faults never shift the workload.
+  const faults = faultPlan({ ...settings, maxCopies: settings.copies }, queueName, seededRandom(settings.seed ^ 0x5bd1e995));
+  // The first orders after the stuck ones.
+  const lostDeletes = lostDeleteFault(workload.orders.filter((order) => !order.stuck).slice(0, settings.lostDeletes).map((order) => order.orderId));
+  const firstHopFaults: SqsFaults = { ...faults.sqsFaults, failDeleteEntry: lostDeletes.failDeleteEntry };
+  // The second hop's faults draw from a stream of their own, so adding them never shifts the first hop's.
+  // A stalled invocation goes on with time left for its deadline margin and a last call.
+  const lapseMaxStallMs = settings.functionTimeoutMs - settings.deadlineMarginMs - 1000;
+  const outboxPlan = settings.outbox ? outboxFaultPlan({ ...settings, lapseMaxStallMs }, NOTICE_QUEUE_NAME, seededRandom(settings.seed ^ 0x27d4eb2f)) : undefined;
+  return { fifo, consumer, queueName, workload, faults, lostDeletes, firstHopFaults, outboxPlan };
+}
+
+/** Stage 2: the emulators with the plan's faults, the workers' database, the migrations, the orders seeded and the stuck ones locked. */
+async function startStack(run: MainJobRun): Promise<{ local: LocalStack; worker: Database }> {
+  const { settings, plan, database } = run;
+  const local = await startLocalStack({
+    databaseUrl: database.url,
+    fifo: plan.fifo,
+    visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
+    maxReceiveCount: settings.maxReceiveCount,
+    transactionIdleTimeoutMs: settings.transactionIdleTimeoutMs,
+    maxTransactions: settings.maxTransactions,
+    sqsFaults: plan.outboxPlan === undefined ? plan.firstHopFaults : faultsByQueue({ [plan.queueName]: plan.firstHopFaults, [NOTICE_QUEUE_NAME]: plan.outboxPlan.sqsFaults }),
+    sqsDeduplicationWindowMs: settings.deduplicationWindowMs,
+  });
+  run.stack = local;
+  // Four pollers of ten messages each at most, on the pg driver.
+  const worker = settings.driver === 'pg' ? pgDatabase({ connectionString: database.url, max: settings.pollers * 10 }) : local.db;
+  run.workerDb = worker;
+  await migrateReferenceDatabase(local.db);
+  await seedOrders(run.pool, plan.workload.orders);
+  run.release = await lockOrders(run.pool, plan.workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
+  return { local, worker };
+}
+
+/** What the first hop's worker counted as it ran. */
+interface WorkerCounts {
+  readonly crashes: { beforeCommit: number; afterCommit: number };
+  readonly tally: OutcomeTally;
+  /** Distinct messageIds handed to invocations. */
+  readonly delivered: Set<string>;
+}
+
+/** Stage 3: the second hop (with `outbox`), then the order worker behind its pollers, crashing as the plan says. */
+async function startWorkers(run: MainJobRun, local: LocalStack, worker: Database): Promise<WorkerCounts> {
+  const { settings, plan } = run;
+  const counts: WorkerCounts = { crashes: { beforeCommit: 0, afterCommit: 0 }, tally: outcomeTally(), delivered: new Set() };
+  const { onOutcome } = counts.tally;
+  const environment = lambdaEnvironments(run, local);
+  // On the Data API a dead invocation leaves its transaction open; on pg its connection closes.
+  const openTransactions = settings.driver === 'pg' ? 'rolled-back' : 'abandoned';
+  if (plan.outboxPlan !== undefined) {
+    run.hop = await startOutboxHop({
+      stack: local, plan: plan.outboxPlan, settings, orders: plan.workload.orders, pool: run.pool, db: worker, environment, openTransactions, worker: settings,
+    });
+  }
+  const outboxOf = run.hop?.outboxFor;
+  run.source = await startEventSource({
+    client: local.sqsClient,
+    queueUrl: local.queueUrl,
+    handler: crashingHandler({
+      db: worker,
+      environment,
+      worker: (db, invocation, records) => workerOptions(settings.mode, plan.outboxPlan?.lapses.invocation(db, records) ?? db,
+        { lockTimeoutMs: settings.lockTimeoutMs, deadlineMarginMs: settings.deadlineMarginMs, onOutcome, batchStatements: settings.batchStatements }, outboxOf?.(invocation)),
+      plan: plan.faults.crashAt,
+      openTransactions,
+      onCrash: (point) => {
+        if (point.when === 'before-commit') counts.crashes.beforeCommit += 1;
+        else counts.crashes.afterCommit += 1;
+      },
+    }),
+    pollers: settings.pollers,
+    functionName: 'order-worker',
+    functionTimeoutMs: settings.functionTimeoutMs,
+    waitTimeSeconds: 1,
+    onBatch: (batch) => {
+      for (const record of batch.records) counts.delivered.add(record.messageId);
+    },
+    // Deletes refused for a handle whose visibility timeout ran out are part of the run, not news.
+    onError: () => undefined,
+  });
+  return counts;
+}
+
+/** Each environment has its own Data API client, and a dead one sends nothing more; on pg the workers share one pool. */
+function lambdaEnvironments(run: MainJobRun, local: LocalStack): (() => LambdaEnvironment) | undefined {
+  if (run.settings.driver === 'pg') return undefined;
+  return () => {
+    const made = dataApiEnvironment(local.dataApi.endpoint, new URL(run.database.url).pathname.slice(1));
+    run.environments.push(made);
+    return made;
+  };
+}
+
+/** Stage 4: the producer sends while the pollers consume; the queue drains, is redriven (with `redrive`) and drains again; the second hop settles; the pollers stop. */
+async function produceAndDrain(run: MainJobRun, local: LocalStack): Promise<{ sent: SendMessagesResult; redriven: number; stats: EventSourceStats }> {
+  const { settings, plan } = run;
+  // The producer sends while the pollers consume, as in production.
+  let producerDone = false;
+  const messages = run.traces?.traced(plan.workload.messages) ?? plan.workload.messages;
+  const sending = sendMessages(local.sqsClient, local.queueUrl, messages, { maxAttempts: settings.producerAttempts }).finally(() => {
+    producerDone = true;
+  });
+  // Awaited once the queue has drained; until then its failure must not count as unhandled.
+  sending.catch(() => undefined);
+  await drainFirstHop(run, local, () => producerDone);
+  const sent = await sending;
+  let redriven = 0;
+  if (settings.redrive) {
+    // The causes are fixed first, as an operator would: the stuck session ends, deletes work again.
+    plan.lostDeletes.stop();
+    await run.release?.();
+    run.release = undefined;
+    redriven = await redriveQueue(local.sqsClient, local.deadLetterQueueUrl);
+    await drainFirstHop(run, local, () => producerDone);
+  }
+  // The second hop settles after the first: the relays send what the last invocations left.
+  await run.hop?.settled(settings.drainTimeoutMs);
+  await run.source!.stop();
+  const stats = run.source!.stats;
+  run.source = undefined;
+  return { sent, redriven, stats };
+}
+
+/** Waits until the order queue is empty once the producer is done, telling `onProgress` how far the run is. */
+async function drainFirstHop(run: MainJobRun, local: LocalStack, producerDone: () => boolean): Promise<void> {
+  const { settings, plan } = run;
+  const total = plan.workload.messages.length;
+  await waitUntilDrained(local.sqsClient, local.queueUrl, {
+    timeoutMs: settings.drainTimeoutMs,
+    ready: producerDone,
+    onPoll: async () => {
+      if (settings.onProgress === undefined) return;
+      const parked = await queueDepth(local.sqsClient, local.deadLetterQueueUrl);
+      const settled = Math.min(total, await countSettled(run.pool, plan.consumer, plan.workload.keys) + parked.visible + parked.inFlight);
+      settings.onProgress({ settled, total, elapsedMs: performance.now() - run.started });
+    },
+  }).catch((error: unknown) => {
+    throw error instanceof Error ? new MainJobNotDrainedError(error, local.dataApi.stats()) : error;
+  });
+}
+
+/** Stage 5: the DLQ read and the accounts settled from the database; the second hop's accounts, with its broken traces. */
+async function settleAccounts(run: MainJobRun, local: LocalStack, sent: SendMessagesResult): Promise<{ accounts: Accounts; outbox: OutboxHopReport | undefined }> {
+  const { settings, plan, pool, traces } = run;
+  const { workload, consumer } = plan;
+  const parkedMessages = await drainQueue(local.sqsClient, local.deadLetterQueueUrl);
+  const effects = await readEffects(pool, settings.mode, workload.orders);
+  const shipped = workload.orders.filter((order) => (effects.get(order.orderId) ?? 0) >= 1);
+  const finished = await run.hop?.finish(shipped.map((order) => order.orderId));
+  // Without the notice worker's inbox no kit span is made downstream: the trace check has nothing to read.
+  const outbox = finished && (finished.unguardedNotices || traces === undefined ? finished : { ...finished, brokenTraces: traces.broken(shipped.map((order) => order.key), NOTICE_QUEUE_NAME) });
+  const accounts = settle(workload, {
+    effects,
+    inbox: await readInbox(pool, consumer, workload.keys),
+    kept: await readKept(pool, consumer, workload.keys),
+    parked: parkedMessages.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
+    notSent: new Set(sent.failed.map((failure) => failure.key)),
+  });
+  return { accounts, outbox };
 }

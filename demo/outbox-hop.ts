@@ -1,8 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import type pg from 'pg';
 import type { Database } from '../functions/inbox/index.js';
-import { sleep } from '../functions/inbox/internal.js';
-import { sqsTarget, type StatementOutboxOptions } from '../functions/inbox/outbox/index.js';
+import { sqsTarget, type Publisher, type StatementOutboxOptions } from '../functions/inbox/outbox/index.js';
 import { SHIP_ORDER_CONSUMER, SHIPMENT_NOTICES_TARGET, shipOrderOutbox, type ShipOrder } from '../functions/order-worker/ship-order.js';
 import { shipmentNoticeOptions } from '../functions/shipment-notices/shipment-notice.js';
 import { startEventSource, type BatchReport, type RunningEventSource } from '../local/event-source/index.js';
@@ -12,12 +11,13 @@ import { crashingPublisher } from './crashing-publisher.js';
 import { withoutTraceContext } from './trace-check.js';
 import { settleDownstream, type DownstreamAccounts } from './downstream-accounts.js';
 import type { LambdaEnvironment } from './lambda-environment.js';
-import { drainQueue, queueDepth, type LocalStack, type QueueDepth } from './local-stack.js';
+import { drainQueue, queueDepth, queueIsEmpty, type LocalStack, type QueueDepth } from './local-stack.js';
 import type { OutboxFaultCounts, OutboxFaultPlan } from './outbox-fault-plan.js';
 import { countOpenOutboxRows, readNotices, readOutboxRows } from './outbox-rows.js';
-import { outcomeTally } from './outcome-tally.js';
+import { outcomeTally, type OutcomeTally } from './outcome-tally.js';
 import { startRelaySchedule, type RelayScheduleStats, type RunningRelaySchedule } from './relay-schedule.js';
 import { unguardedNotices } from './unguarded-notices.js';
+import { waitUntil } from './wait-until.js';
 import type { SeededOrder } from './workload.js';
 
 /** The second FIFO queue, which the order worker's outbox sends OrderShipped messages to. */
@@ -140,13 +140,79 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
     deadLetter: { maxReceiveCount: worker.maxReceiveCount, attributes: options.queueAttributes?.deadLetter },
   });
   const sqs = sqsTarget({ queueUrl, client: stack.sqsClient });
-  const target = settings.dropTraceContext ? withoutTraceContext(sqs) : sqs;
-  const keys = options.orders.map((order) => order.key);
-  const consumer = options.consumer ?? SHIP_ORDER_CONSUMER;
-  const noticeCrashes = { beforeCommit: 0, afterCommit: 0 };
-  const tally = outcomeTally();
-  // Messages the queue handed out under each idempotency key.
-  const copies = new Map<string, Set<string>>();
+  const hop: HopState = {
+    options,
+    queueUrl,
+    deadLetterQueueUrl: deadLetterQueueUrl!,
+    target: settings.dropTraceContext ? withoutTraceContext(sqs) : sqs,
+    keys: options.orders.map((order) => order.key),
+    consumer: options.consumer ?? SHIP_ORDER_CONSUMER,
+    noticeCrashes: { beforeCommit: 0, afterCommit: 0 },
+    tally: outcomeTally(),
+    copies: new Map(),
+  };
+  let source: RunningEventSource | undefined = await startNoticeWorker(hop);
+  let relays: RunningRelaySchedule | undefined = startRelaySchedule({
+    consumer: hop.consumer,
+    db: options.db,
+    environment: options.environment,
+    targets: (run) => ({ [SHIPMENT_NOTICES_TARGET]: crashingPublisher(hop.target, { invocation: run, crashAt: plan.relayCrashAt }) }),
+    intervalMs: settings.relayIntervalMs,
+    timeoutMs: settings.relayTimeoutMs,
+    graceMs: settings.relayGraceMs,
+    twice: plan.relayTwice,
+  });
+  const stop = async () => {
+    await relays?.stop();
+    relays = undefined;
+    await source?.stop();
+    source = undefined;
+  };
+
+  return {
+    queueUrl,
+    deadLetterQueueUrl: hop.deadLetterQueueUrl,
+    outboxFor: (invocation) => shipOrderOutbox({
+      [SHIPMENT_NOTICES_TARGET]: crashingPublisher(hop.target, { invocation, crashAt: plan.sendCrashAt, onCrash: plan.onSendCrash }),
+    }),
+    async settled(timeoutMs) {
+      // Rows first: a row is marked only after its message is in the queue, so an empty queue read after no open rows is final.
+      const look = async () => ({ open: await countOpenOutboxRows(options.pool, hop.consumer, hop.keys), depth: await queueDepth(stack.sqsClient, queueUrl) });
+      await waitUntil(look, ({ open, depth }) => open === 0 && queueIsEmpty(depth), {
+        timeoutMs,
+        timedOut: ({ open, depth }) => new OutboxHopNotSettledError(open, depth, timeoutMs),
+      });
+    },
+    async finish(shipped) {
+      const running = { relays: relays!, source: source! };
+      await stop();
+      return hopReport(hop, shipped, running);
+    },
+    stop,
+  };
+}
+
+/** What the second hop's parts share while it runs. */
+interface HopState {
+  readonly options: StartOutboxHopOptions;
+  readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
+  /** The notice queue's SQS target, without the rows' trace context when the run drops it. */
+  readonly target: Publisher;
+  /** The run's idempotency keys, whose outbox rows are the hop's. */
+  readonly keys: readonly string[];
+  /** The consumer name the order worker's outbox rows are written under. */
+  readonly consumer: string;
+  readonly noticeCrashes: { beforeCommit: number; afterCommit: number };
+  readonly tally: OutcomeTally;
+  /** Messages the queue handed out under each idempotency key. */
+  readonly copies: Map<string, Set<string>>;
+}
+
+/** The shipment-notice worker (or, with `unguardedNotices`, one without its inbox) behind its own Lambda poller, crashing as the order worker does. */
+function startNoticeWorker(hop: HopState): Promise<RunningEventSource> {
+  const { options, tally, noticeCrashes, copies } = hop;
+  const { plan, settings, worker } = options;
   const crashing = {
     db: options.db,
     environment: options.environment,
@@ -157,9 +223,9 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
       else noticeCrashes.afterCommit += 1;
     },
   };
-  let source: RunningEventSource | undefined = await startEventSource({
-    client: stack.sqsClient,
-    queueUrl,
+  return startEventSource({
+    client: options.stack.sqsClient,
+    queueUrl: hop.queueUrl,
     handler: settings.unguardedNotices
       ? crashingInvocations({ ...crashing, plan: (event) => plan.noticeCrashAt(event.Records) }, (db, event) => unguardedNotices(db, event))
       : crashingHandler({ ...crashing, worker: (db) => shipmentNoticeOptions(db, { lockTimeoutMs: worker.lockTimeoutMs, deadlineMarginMs: worker.deadlineMarginMs, onOutcome: tally.onOutcome }) }),
@@ -176,65 +242,31 @@ export async function startOutboxHop(options: StartOutboxHopOptions): Promise<Ou
     },
     onError: () => undefined,
   });
-  let relays: RunningRelaySchedule | undefined = startRelaySchedule({
-    consumer,
-    db: options.db,
-    environment: options.environment,
-    targets: (run) => ({ [SHIPMENT_NOTICES_TARGET]: crashingPublisher(target, { invocation: run, crashAt: plan.relayCrashAt }) }),
-    intervalMs: settings.relayIntervalMs,
-    timeoutMs: settings.relayTimeoutMs,
-    graceMs: settings.relayGraceMs,
-    twice: plan.relayTwice,
-  });
-  const stop = async () => {
-    await relays?.stop();
-    relays = undefined;
-    await source?.stop();
-    source = undefined;
-  };
+}
 
+/** The second hop's accounts, once its relays and worker have stopped: read from the database and the drained notice DLQ. */
+async function hopReport(hop: HopState, shipped: readonly string[], stopped: { relays: RunningRelaySchedule; source: RunningEventSource }): Promise<OutboxHopReport> {
+  const { options, consumer, keys } = hop;
+  const { settings, plan } = options;
+  const relay = stopped.relays.stats();
+  const stats = stopped.source.stats;
+  const parked = await drainQueue(options.stack.sqsClient, hop.deadLetterQueueUrl);
+  const accounts = settleDownstream({
+    shipped,
+    rows: await readOutboxRows(options.pool, consumer, keys),
+    notices: await readNotices(options.pool, options.orders.map((order) => order.orderId)),
+    parked: parked.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
+  });
   return {
-    queueUrl,
-    deadLetterQueueUrl: deadLetterQueueUrl!,
-    outboxFor: (invocation) => shipOrderOutbox({
-      [SHIPMENT_NOTICES_TARGET]: crashingPublisher(target, { invocation, crashAt: plan.sendCrashAt, onCrash: plan.onSendCrash }),
-    }),
-    async settled(timeoutMs) {
-      const deadline = performance.now() + timeoutMs;
-      for (;;) {
-        // Rows first: a row is marked only after its message is in the queue, so an empty queue read after no open rows is final.
-        const open = await countOpenOutboxRows(options.pool, consumer, keys);
-        const depth = await queueDepth(stack.sqsClient, queueUrl);
-        if (open === 0 && depth.visible + depth.inFlight + depth.delayed === 0) return;
-        if (performance.now() > deadline) throw new OutboxHopNotSettledError(open, depth, timeoutMs);
-        await sleep(250);
-      }
-    },
-    async finish(shipped) {
-      const running = { relays: relays!, source: source! };
-      await stop();
-      const relay = running.relays.stats();
-      const stats = running.source.stats;
-      const parked = await drainQueue(stack.sqsClient, deadLetterQueueUrl!);
-      const accounts = settleDownstream({
-        shipped,
-        rows: await readOutboxRows(options.pool, consumer, keys),
-        notices: await readNotices(options.pool, options.orders.map((order) => order.orderId)),
-        parked: parked.map((message) => message.MessageAttributes?.['idempotency-key']?.StringValue ?? ''),
-      });
-      return {
-        ...accounts,
-        unguardedNotices: settings.unguardedNotices,
-        deduplicationWindowMs: settings.deduplicationWindowMs,
-        relay,
-        faults: plan.counts(),
-        noticeCrashes,
-        noticeDeliveries: stats.records,
-        noticeInvocations: stats.invocations,
-        resentCopies: [...copies.values()].filter((ids) => ids.size > 1).length,
-        noticeFailureReasons: tally.failureReasons,
-      };
-    },
-    stop,
+    ...accounts,
+    unguardedNotices: settings.unguardedNotices,
+    deduplicationWindowMs: settings.deduplicationWindowMs,
+    relay,
+    faults: plan.counts(),
+    noticeCrashes: hop.noticeCrashes,
+    noticeDeliveries: stats.records,
+    noticeInvocations: stats.invocations,
+    resentCopies: [...hop.copies.values()].filter((ids) => ids.size > 1).length,
+    noticeFailureReasons: hop.tally.failureReasons,
   };
 }

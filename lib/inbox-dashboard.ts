@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import type { InboxConsumerBase } from './consumer/inbox-consumer-base.js';
-import { INBOX_OUTCOMES } from './consumer/outcome-metrics.js';
+import { INBOX_OUTCOMES } from './shared/outcome-metrics.js';
 import { OUTBOX_METRICS } from '../functions/inbox/contract.js';
 import type { InboxOutbox, OutboxRowCount } from './outbox/inbox-outbox.js';
 

@@ -5,8 +5,8 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { failureQueue } from './consumer/failure-queue.js';
-import { ALARM_AT_LEAST_ONCE } from './consumer/outcome-alarms.js';
+import { failureQueue } from './shared/failure-queue.js';
+import { ALARM_AT_LEAST_ONCE } from './shared/alarm-targets.js';
 
 /** What `scheduledRuns` takes. */
 export interface ScheduledRunsProps {

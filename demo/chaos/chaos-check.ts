@@ -50,6 +50,11 @@ export interface BrokenMessage {
   readonly key: string;
   readonly problem: 'double effect' | 'unclaimed effect' | 'lost' | 'order break' | 'poison not rejected' | 'rejected, its body not kept'
     | 'double effect downstream' | 'lost downstream' | 'order break downstream';
+  /**
+   * An order break's place: its FIFO group or Kafka partition, and the key earlier in the queue whose
+   * effect was written after this one's, with both times (microseconds, the order rows' `updated_at`).
+   */
+  readonly order?: { readonly sequence: string; readonly earlier: string; readonly earlierAt: bigint; readonly at: bigint };
 }
 
 /** One lane's accounts, every figure from the evidence. */
@@ -94,16 +99,16 @@ export interface ChaosVerdict {
 /** Counts, per queue order, the keys whose effect was written before an earlier key's. */
 function orderBreaksOf(evidence: LaneEvidence, broken: BrokenMessage[]): number {
   let breaks = 0;
-  for (const keys of evidence.sequences.values()) {
-    let last: bigint | undefined;
+  for (const [sequence, keys] of evidence.sequences) {
+    let last: { key: string; at: bigint } | undefined;
     for (const key of keys) {
       const at = evidence.appliedAt.get(key);
       if (at === undefined) continue;
-      if (last !== undefined && at < last) {
+      if (last !== undefined && at < last.at) {
         breaks += 1;
-        broken.push({ lane: evidence.lane, key, problem: 'order break' });
+        broken.push({ lane: evidence.lane, key, problem: 'order break', order: { sequence, earlier: last.key, earlierAt: last.at, at } });
       }
-      if (last === undefined || at > last) last = at;
+      if (last === undefined || at > last.at) last = { key, at };
     }
   }
   return breaks;

@@ -46,9 +46,13 @@ export function chaosReportLines(report: ChaosReport): string[] {
     + `${report.redeliveriesAfterFirstPurge} redeliveries came after the first purge, ${report.deliveriesAfterPurge} of them for a key whose row was purged`);
   lines.push(`Data API errors      ${counts(report.dataApiErrors)}${plan.settings.driver === 'pg' ? ' (the workers are on pg: the pauses reach the cleanup and the migrations only)' : ''}`);
   for (const sumBreak of verdict.sumBreaks) lines.push(`BROKEN: ${sumBreak}`);
+  const history = (key: string) => report.timeline.deliveriesOf(key)
+    .map((delivery) => `${(delivery.atMs / 1000).toFixed(1)} s ${delivery.copy} receive ${delivery.receive} ${delivery.outcome}`).join('; ') || 'none';
   for (const broken of verdict.broken.slice(0, 5)) {
-    const history = report.timeline.deliveriesOf(broken.key).map((delivery) => `${(delivery.atMs / 1000).toFixed(1)} s ${delivery.copy} receive ${delivery.receive} ${delivery.outcome}`);
-    lines.push(`BROKEN: ${broken.lane} ${broken.key}: ${broken.problem}; deliveries: ${history.join('; ') || 'none'}`);
+    // An order break names the key before it in its group or partition whose effect came later, and that key's deliveries.
+    const order = broken.order === undefined ? ''
+      : ` (in ${broken.order.sequence} after ${broken.order.earlier}, whose effect was written ${broken.order.earlierAt - broken.order.at} µs later; its deliveries: ${history(broken.order.earlier)})`;
+    lines.push(`BROKEN: ${broken.lane} ${broken.key}: ${broken.problem}${order}; deliveries: ${history(broken.key)}`);
   }
   const messages = verdict.lanes.reduce((total, lane) => total + lane.messages, 0);
   lines.push(`chaos: ${messages} messages, ${report.faults} faults, ${verdict.doubleEffects} double effects, ${verdict.lost} lost, ${verdict.orderBreaks} order breaks, drained in ${report.drainedSeconds.toFixed(1)} s`);

@@ -1,17 +1,17 @@
-import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { StatementOutboxOptions } from '../../functions/inbox/outbox/index.js';
 import { DEFAULTS } from '../../functions/inbox/internal.js';
 import type { Database } from '../../functions/inbox/index.js';
 import type { ShipOrder } from '../../functions/order-worker/ship-order.js';
-import { redriveDeadLetters, type SqsFaults } from '../../local/sqs/index.js';
+import type { SqsFaults } from '../../local/sqs/index.js';
 import type { DyingInvocation } from '../crashing-handler.js';
-import { queueDepth } from '../local-stack.js';
+import { redriveQueue } from '../local-stack.js';
 import { outboxFaultPlan } from '../outbox-fault-plan.js';
 import { NOTICE_QUEUE_NAME, startOutboxHop, type OutboxHop, type OutboxHopReport } from '../outbox-hop.js';
 import { OUTBOX_RUN_DEFAULTS, OUTBOX_SCALED_DEFAULTS } from '../outbox-run-options.js';
 import type { Workload } from '../workload.js';
-import { laneEnvironments, type LaneContext } from './lane.js';
+import { laneEnvironments, queueLaneDepth, type LaneContext, type LaneDepth } from './lane.js';
 
 /**
  * Share of the FIFO lane's invocations (three messages of a group or more) whose visibility timeout
@@ -52,7 +52,7 @@ export interface ChaosHop {
   lapsing(db: Database, records: readonly SQSRecord[]): Database;
   /** The ship-order worker's outbox for one invocation, once started. */
   outboxFor(invocation: DyingInvocation): StatementOutboxOptions<ShipOrder, SQSRecord> | undefined;
-  depth(): Promise<{ backlog: number; inFlight: number }>;
+  depth(): Promise<LaneDepth>;
   /** Waits until every outbox row is dispatched and the notice queue is empty. */
   settled(timeoutMs: number): Promise<void>;
   /** Redrives the notice DLQ, as the run does the lanes' DLQs; resolves with the messages moved. */
@@ -131,15 +131,9 @@ export function chaosHop(context: LaneContext, options: ChaosHopOptions): ChaosH
     },
     lapsing: (db, records) => plan.lapses.invocation(db, records),
     outboxFor: (invocation) => hop?.outboxFor(invocation),
-    async depth() {
-      const depth = await queueDepth(sqsClient!, hop!.queueUrl);
-      return { backlog: depth.visible + depth.delayed, inFlight: depth.inFlight };
-    },
+    depth: () => queueLaneDepth(sqsClient!, hop!.queueUrl),
     settled: (timeoutMs) => hop!.settled(timeoutMs),
-    async redrive() {
-      const { Attributes } = await sqsClient!.send(new GetQueueAttributesCommand({ QueueUrl: hop!.deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
-      return (await redriveDeadLetters(sqsClient!, { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
-    },
+    redrive: () => redriveQueue(sqsClient!, hop!.deadLetterQueueUrl),
     finish: (shipped) => hop!.finish(shipped),
     faultCount: (report) => {
       const { sendCrashes, lostSendAnswers, failedSendEntries } = report.faults;

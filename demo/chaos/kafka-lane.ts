@@ -1,10 +1,11 @@
 import { processKafkaBatch } from '../../functions/inbox/index.js';
 import { kafkaHeader } from '../../functions/inbox/kafka/index.js';
-import { KafkaLog, startKafkaEventSource, type KafkaHandler, type RunningKafkaEventSource } from '../../local/kafka/index.js';
+import { KafkaLog, startKafkaEventSource, type KafkaBatchReport, type KafkaHandler, type RunningKafkaEventSource } from '../../local/kafka/index.js';
 import { crashingKafkaHandler } from '../crashing-kafka-handler.js';
 import { headerOf, kafkaWorker, produceMessage } from '../kafka-main-job.js';
 import type { Workload, WorkerMode } from '../workload.js';
 import { crashCounter, laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext } from './lane.js';
+import type { Timeline } from './timeline.js';
 
 /** Options of `kafkaLane`. */
 export interface KafkaLaneOptions {
@@ -41,33 +42,18 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
   const faults = noFaults();
   const { random } = options;
   const { timeline } = context;
-  const drawn = (rate: number, count: () => void) => () => {
-    const fired = random() < rate;
-    if (fired) count();
-    return fired;
-  };
+  const drawn = drawnFault(random);
   const log = new KafkaLog({ faults: { loseProduceAck: drawn(context.producerRetryRate, () => { faults.lostAcks += 1; }) } });
   log.createTopic(TOPIC, { partitions: options.partitions });
   const stuck = stuckSession(context.pool, options.workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
   const environments = laneEnvironments(context);
   const notSent = new Set<string>();
-  let running = 0;
+  const inFlight = inFlightRecords();
   let source: RunningKafkaEventSource | undefined;
-
-  // The invocation's records are in flight until it answers or dies (a dead one's handler never returns).
-  const counted = (handler: KafkaHandler): KafkaHandler => async (event, lambdaContext) => {
-    const records = Object.values(event.records).reduce((total, list) => total + list.length, 0);
-    running += records;
-    try {
-      return await handler(event, lambdaContext);
-    } finally {
-      running -= records;
-    }
-  };
   const start = () => startKafkaEventSource({
     log,
     topic: TOPIC,
-    handler: counted(crashingKafkaHandler({
+    handler: inFlight.counted(crashingKafkaHandler({
       db: context.db,
       environment: environments.make,
       handler: (db) => (event, lambdaContext) => processKafkaBatch(event, lambdaContext, kafkaWorker(options.mode, db, { consumer: options.consumer, lockTimeoutMs: 500, onOutcome: () => undefined })),
@@ -90,18 +76,7 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
       deliverTwice: (batch) => batch.attempt === 1 && drawn(Math.min(1, context.deliverTwiceRate * 5), () => { faults.twins += 1; })(),
       loseResponse: drawn(context.producerRetryRate, () => { faults.lostBatchAnswers += 1; }),
     },
-    onBatch: ({ event, attempt, result }) => {
-      const failedFrom = result.outcome === 'partial' ? result.resumeAt : undefined;
-      for (const [partition, records] of Object.entries(event.records)) {
-        for (const record of records) {
-          const resume = failedFrom?.get(partition);
-          const failed = result.outcome === 'failed' || (resume !== undefined && record.offset >= resume);
-          timeline.delivered(kafkaHeader(record, 'idempotency-key') ?? '', {
-            atMs: timeline.now(), lane: options.name, copy: `${record.partition}:${record.offset}`, receive: attempt, outcome: failed ? 'failed' : 'acknowledged',
-          });
-        }
-      }
-    },
+    onBatch: (batch) => recordDeliveries(timeline, options.name, batch),
   });
 
   return {
@@ -115,7 +90,7 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
         for (const message of part) if (!await produceMessage(log, TOPIC, message)) notSent.add(message.key!);
       });
     },
-    depth: async () => ({ backlog: Math.max(0, (source?.lag() ?? 0) - running), inFlight: running }),
+    depth: async () => ({ backlog: Math.max(0, (source?.lag() ?? 0) - inFlight.count()), inFlight: inFlight.count() }),
     drained: async () => source !== undefined && source.lag() === 0,
     relock: () => stuck.lock(),
     async redrive() {
@@ -130,21 +105,7 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
         const key = headerOf(record, 'idempotency-key') ?? '';
         return { key, reason: `${stuckKeys.has(key) ? 'stuck session held its order locked; ' : ''}${given.condition} after ${given.approximateInvokeCount} invocations` };
       }));
-      const sequences = new Map<string, string[]>();
-      const reached = new Set<string>();
-      for (let partition = 0; partition < options.partitions; partition += 1) {
-        const seen = new Set<string>();
-        const { start: first, end } = log.offsets(TOPIC, partition);
-        const keys: string[] = [];
-        for (const record of log.read(TOPIC, partition, first, end - first)) {
-          const key = headerOf(record, 'idempotency-key') ?? '';
-          reached.add(key);
-          if (seen.has(key)) continue;
-          seen.add(key);
-          keys.push(key);
-        }
-        sequences.set(`${TOPIC}-${partition}`, keys);
-      }
+      const { sequences, reached } = partitionSequences(log, options.partitions);
       return { lane: options.name, consumer: options.consumer, mode: options.mode, workload: options.workload, parked, notSent, reached, sequences };
     },
     async close() {
@@ -153,4 +114,62 @@ export function kafkaLane(context: LaneContext, options: KafkaLaneOptions): Lane
       await environments.close();
     },
   };
+}
+
+/** A fault drawn from the lane's stream at `rate`, counted when it fires. */
+const drawnFault = (random: () => number) => (rate: number, count: () => void) => () => {
+  const fired = random() < rate;
+  if (fired) count();
+  return fired;
+};
+
+/** The records of invocations that have not answered: in flight until an invocation answers or dies (a dead one's handler never returns). */
+function inFlightRecords(): { counted(handler: KafkaHandler): KafkaHandler; count(): number } {
+  let running = 0;
+  return {
+    counted: (handler) => async (event, lambdaContext) => {
+      const records = Object.values(event.records).reduce((total, list) => total + list.length, 0);
+      running += records;
+      try {
+        return await handler(event, lambdaContext);
+      } finally {
+        running -= records;
+      }
+    },
+    count: () => running,
+  };
+}
+
+/** Puts each record of a batch on the timeline, failed from where a partial answer resumes its partition, or all when the batch failed. */
+function recordDeliveries(timeline: Timeline, lane: string, { event, attempt, result }: KafkaBatchReport): void {
+  const failedFrom = result.outcome === 'partial' ? result.resumeAt : undefined;
+  for (const [partition, records] of Object.entries(event.records)) {
+    for (const record of records) {
+      const resume = failedFrom?.get(partition);
+      const failed = result.outcome === 'failed' || (resume !== undefined && record.offset >= resume);
+      timeline.delivered(kafkaHeader(record, 'idempotency-key') ?? '', {
+        atMs: timeline.now(), lane, copy: `${record.partition}:${record.offset}`, receive: attempt, outcome: failed ? 'failed' : 'acknowledged',
+      });
+    }
+  }
+}
+
+/** The queue's order as the log holds it: per partition, by offset, the first copy of each key; and every key the log reached. */
+function partitionSequences(log: KafkaLog, partitions: number): { sequences: Map<string, string[]>; reached: Set<string> } {
+  const sequences = new Map<string, string[]>();
+  const reached = new Set<string>();
+  for (let partition = 0; partition < partitions; partition += 1) {
+    const seen = new Set<string>();
+    const { start: first, end } = log.offsets(TOPIC, partition);
+    const keys: string[] = [];
+    for (const record of log.read(TOPIC, partition, first, end - first)) {
+      const key = headerOf(record, 'idempotency-key') ?? '';
+      reached.add(key);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      keys.push(key);
+    }
+    sequences.set(`${TOPIC}-${partition}`, keys);
+  }
+  return { sequences, reached };
 }

@@ -1,9 +1,11 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type pg from 'pg';
 import type { Database } from '../../functions/inbox/index.js';
 import { retry } from '../../functions/inbox/internal.js';
 import type { SqsFaults } from '../../local/sqs/index.js';
 import type { CrashPoint } from '../crashing-handler.js';
 import { dataApiEnvironment, type LambdaEnvironment } from '../lambda-environment.js';
+import { queueDepth } from '../local-stack.js';
 import { lockOrders } from '../order-rows.js';
 import type { Workload } from '../workload.js';
 import type { LaneFacts } from './chaos-evidence.js';
@@ -21,6 +23,18 @@ export interface LaneFaultCounts {
   lostBatchAnswers: number;
 }
 
+/** What a lane holds now: messages waiting (visible or delayed) and in flight. */
+export interface LaneDepth {
+  readonly backlog: number;
+  readonly inFlight: number;
+}
+
+/** A queue's depth as a lane reports it. */
+export async function queueLaneDepth(client: SQSClient, queueUrl: string): Promise<LaneDepth> {
+  const depth = await queueDepth(client, queueUrl);
+  return { backlog: depth.visible + depth.delayed, inFlight: depth.inFlight };
+}
+
 /** A consumer of the run beside the others: its source, its worker, its producer. */
 export interface Lane {
   readonly name: string;
@@ -31,7 +45,7 @@ export interface Lane {
   /** Sends the workload evenly over `windowMs`; resolves when all is sent. */
   produce(windowMs: number): Promise<void>;
   /** Messages waiting and in flight now. */
-  depth(): Promise<{ backlog: number; inFlight: number }>;
+  depth(): Promise<LaneDepth>;
   /** Whether everything sent has left the queue (deleted, dead-lettered, consumed). */
   drained(): Promise<boolean>;
   /** Takes the stuck session's locks again (a restart of PostgreSQL ended it, the stuck job comes back). */

@@ -1,18 +1,19 @@
-import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { Database } from '../../functions/inbox/index.js';
 import type { StatementOutboxOptions } from '../../functions/inbox/outbox/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
 import type { ShipOrder } from '../../functions/order-worker/ship-order.js';
-import { startEventSource, type RunningEventSource } from '../../local/event-source/index.js';
-import { redriveDeadLetters, type SqsFaults } from '../../local/sqs/index.js';
+import { startEventSource, type BatchReport, type RunningEventSource } from '../../local/event-source/index.js';
+import type { SqsFaults } from '../../local/sqs/index.js';
 import { crashingHandler, type DyingInvocation } from '../crashing-handler.js';
-import { faultPlan } from '../fault-plan.js';
-import { drainQueue, queueDepth } from '../local-stack.js';
-import { lostDeleteFault, workerOptions } from '../main-job.js';
+import { faultPlan, type FaultPlan } from '../fault-plan.js';
+import { drainQueue, queueDepth, queueIsEmpty, redriveQueue } from '../local-stack.js';
+import { lostDeleteFault, workerOptions, type LostDeleteFault } from '../main-job.js';
 import type { Workload, WorkerMode } from '../workload.js';
 import { fifoSequences, type FirstDelivery } from './fifo-sequences.js';
-import { crashCounter, laneEnvironments, noFaults, paced, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
+import { crashCounter, laneEnvironments, noFaults, paced, queueLaneDepth, stuckSession, type Lane, type LaneContext, type LaneFaultCounts } from './lane.js';
+import type { Timeline } from './timeline.js';
 
 /** Options of `sqsLane`. */
 export interface SqsLaneOptions {
@@ -61,28 +62,12 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
     deliverTwiceRate: context.deliverTwiceRate, maxCopies: 2, producerRetryRate: context.producerRetryRate,
   }, options.queueName, options.random);
   const lostDeletes = lostDeleteFault(options.lostDeleteOrders);
-  // Counted here: the SQS emulator's own counts are of both SQS lanes at once.
-  const counted = <A>(hook: ((arg: A) => boolean) | undefined, count: (faults: LaneFaultCounts) => void) => (arg: A) => {
-    const fired = hook?.(arg) ?? false;
-    if (fired) count(faults);
-    return fired;
-  };
-  const sqsFaults: SqsFaults = {
-    ...plan.sqsFaults,
-    deliverTwice: counted(plan.sqsFaults.deliverTwice, (counts) => { counts.twins += 1; }),
-    failDeleteEntry: counted(lostDeletes.failDeleteEntry, (counts) => { counts.lostDeletes += 1; }),
-  };
+  const sqsFaults = countedSqsFaults(plan, lostDeletes, faults);
   const stuck = stuckSession(context.pool, options.workload.orders.filter((order) => order.stuck).map((order) => order.orderId));
   const environments = laneEnvironments(context);
-  const fifo = options.queueName.endsWith('.fifo');
-  const firstDeliveries: FirstDelivery[] = [];
-  const seen = new Set<string>();
-  // The run redrives once every queue has drained: each delivery after it is of a message the DLQ held.
-  const redriven = new Set<string>();
+  const deliveries = laneDeliveries(context.timeline, options.name, options.queueName.endsWith('.fifo'));
   const notSent = new Set<string>();
-  let redriving = false;
   let source: RunningEventSource | undefined;
-  const { timeline } = context;
 
   return {
     name: options.name,
@@ -107,20 +92,7 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
         functionName: options.name,
         functionTimeoutMs: 15_000,
         waitTimeSeconds: 1,
-        onBatch: ({ records, result }) => {
-          const failed = new Set(result.outcome === 'partial' ? result.failedIds : result.outcome === 'failed' ? records.map((record) => record.messageId) : []);
-          for (const record of records) {
-            const key = attribute(record);
-            timeline.delivered(key, {
-              atMs: timeline.now(), lane: options.name, copy: record.messageId,
-              receive: Number(record.attributes.ApproximateReceiveCount), outcome: failed.has(record.messageId) ? 'failed' : 'acknowledged',
-            });
-            if (redriving) redriven.add(key);
-            if (seen.has(key)) continue;
-            seen.add(key);
-            if (fifo) firstDeliveries.push({ key, group: record.attributes.MessageGroupId ?? '', sequence: BigInt(record.attributes.SequenceNumber ?? '0') });
-          }
-        },
+        onBatch: deliveries.onBatch,
         onError: () => undefined,
       });
     },
@@ -131,21 +103,14 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
         for (const failure of result.failed) notSent.add(failure.key);
       });
     },
-    async depth() {
-      const depth = await queueDepth(options.client(), options.queueUrls().queueUrl);
-      return { backlog: depth.visible + depth.delayed, inFlight: depth.inFlight };
-    },
-    async drained() {
-      const depth = await queueDepth(options.client(), options.queueUrls().queueUrl);
-      return depth.visible + depth.inFlight + depth.delayed === 0;
-    },
+    depth: () => queueLaneDepth(options.client(), options.queueUrls().queueUrl),
+    drained: async () => queueIsEmpty(await queueDepth(options.client(), options.queueUrls().queueUrl)),
     relock: () => stuck.lock(),
     async redrive() {
       lostDeletes.stop();
       await stuck.release();
-      redriving = true;
-      const { Attributes } = await options.client().send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrls().deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
-      return (await redriveDeadLetters(options.client(), { sourceArn: Attributes!.QueueArn!, pollIntervalMs: 100 })).approximateNumberOfMessagesMoved;
+      deliveries.redriving();
+      return redriveQueue(options.client(), options.queueUrls().deadLetterQueueUrl);
     },
     async stop() {
       await source?.stop();
@@ -153,14 +118,9 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
       faults.failedEntries = plan.producerRetries.failedEntries;
     },
     async facts() {
-      const stuckKeys = new Set(options.workload.orders.filter((order) => order.stuck).map((order) => order.key));
-      const parked = (await drainQueue(options.client(), options.queueUrls().deadLetterQueueUrl)).map((message) => {
-        const key = message.MessageAttributes?.['idempotency-key']?.StringValue ?? '';
-        const reason = stuckKeys.has(key) ? 'stuck session held its order locked' : `failed ${message.Attributes?.ApproximateReceiveCount ?? '?'} receives`;
-        return { key, reason };
-      });
-      const reached = new Set([...seen, ...parked.map((entry) => entry.key)]);
-      return { lane: options.name, consumer: options.consumer, mode: options.mode, workload: options.workload, parked, notSent, reached, sequences: fifoSequences(firstDeliveries, redriven) };
+      const parked = await readParked(options.client(), options.queueUrls().deadLetterQueueUrl, options.workload);
+      const reached = new Set([...deliveries.seen, ...parked.map((entry) => entry.key)]);
+      return { lane: options.name, consumer: options.consumer, mode: options.mode, workload: options.workload, parked, notSent, reached, sequences: deliveries.sequences() };
     },
     async close() {
       await source?.stop();
@@ -168,4 +128,59 @@ export function sqsLane(context: LaneContext, options: SqsLaneOptions): Lane & {
       await environments.close();
     },
   };
+}
+
+/** The plan's SQS faults, the lost deletes among them, counted here: the SQS emulator's own counts are of both SQS lanes at once. */
+function countedSqsFaults(plan: FaultPlan, lostDeletes: LostDeleteFault, faults: LaneFaultCounts): SqsFaults {
+  const counted = <A>(hook: ((arg: A) => boolean) | undefined, count: (faults: LaneFaultCounts) => void) => (arg: A) => {
+    const fired = hook?.(arg) ?? false;
+    if (fired) count(faults);
+    return fired;
+  };
+  return {
+    ...plan.sqsFaults,
+    deliverTwice: counted(plan.sqsFaults.deliverTwice, (counts) => { counts.twins += 1; }),
+    failDeleteEntry: counted(lostDeletes.failDeleteEntry, (counts) => { counts.lostDeletes += 1; }),
+  };
+}
+
+/** What an SQS lane learns from its deliveries: each on the timeline, the keys delivered, and on FIFO the first delivery of each, for the queue's order. */
+function laneDeliveries(timeline: Timeline, lane: string, fifo: boolean) {
+  const firstDeliveries: FirstDelivery[] = [];
+  const seen = new Set<string>();
+  // The run redrives once every queue has drained: each delivery after it is of a message the DLQ held.
+  const redriven = new Set<string>();
+  let redriving = false;
+  const onBatch = ({ records, result }: BatchReport) => {
+    const failed = new Set(result.outcome === 'partial' ? result.failedIds : result.outcome === 'failed' ? records.map((record) => record.messageId) : []);
+    for (const record of records) {
+      const key = attribute(record);
+      timeline.delivered(key, {
+        atMs: timeline.now(), lane, copy: record.messageId,
+        receive: Number(record.attributes.ApproximateReceiveCount), outcome: failed.has(record.messageId) ? 'failed' : 'acknowledged',
+      });
+      if (redriving) redriven.add(key);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (fifo) firstDeliveries.push({ key, group: record.attributes.MessageGroupId ?? '', sequence: BigInt(record.attributes.SequenceNumber ?? '0') });
+    }
+  };
+  return {
+    onBatch,
+    seen,
+    redriving: () => {
+      redriving = true;
+    },
+    sequences: () => fifoSequences(firstDeliveries, redriven),
+  };
+}
+
+/** The messages a lane's DLQ holds (drained), each with why it is there. */
+async function readParked(client: SQSClient, deadLetterQueueUrl: string, workload: Workload): Promise<{ key: string; reason: string }[]> {
+  const stuckKeys = new Set(workload.orders.filter((order) => order.stuck).map((order) => order.key));
+  return (await drainQueue(client, deadLetterQueueUrl)).map((message) => {
+    const key = message.MessageAttributes?.['idempotency-key']?.StringValue ?? '';
+    const reason = stuckKeys.has(key) ? 'stuck session held its order locked' : `failed ${message.Attributes?.ApproximateReceiveCount ?? '?'} receives`;
+    return { key, reason };
+  });
 }

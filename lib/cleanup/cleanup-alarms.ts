@@ -4,7 +4,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { CLEANUP_METRICS, METRICS_SCHEMA } from '../../functions/inbox/contract.js';
-import { ALARM_AT_LEAST_ONCE } from '../consumer/outcome-alarms.js';
+import { ALARM_AT_LEAST_ONCE } from '../shared/alarm-targets.js';
 import { scheduleFailedAlarm } from '../scheduled-runs.js';
 
 /** What the cleanup alarms watch. */

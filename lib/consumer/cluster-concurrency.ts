@@ -1,7 +1,8 @@
-import { Token } from 'aws-cdk-lib';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type { IConstruct } from 'constructs';
-import { CONSUMER_DEFAULTS, invocationsFor } from './consumer-settings.js';
+import { CONSUMER_DEFAULTS } from '../shared/consumer-defaults.js';
+import { invocationsFor } from './consumer-settings.js';
+import { clusterKey } from '../shared/cluster-key.js';
 
 /** One consumer's share of its cluster: the most invocations its event source may run at once. */
 export interface ClusterLoad {
@@ -41,19 +42,6 @@ interface ClusterConsumers {
 // The consumers of each cluster seen so far, per app: a synth sees one app, and the sum is
 // judged as each consumer joins, so the one that passes the capacity carries the warning.
 const clustersOfApp = new WeakMap<IConstruct, Map<string, ClusterConsumers>>();
-
-/**
- * What tells clusters apart within one app: a cluster made in this app is known by its path, an
- * imported one by its identifier, however often it was imported.
- *
- * @example
- * ```ts
- * clusterKey(rds.DatabaseCluster.fromDatabaseClusterAttributes(this, 'Db', { clusterIdentifier: 'orders' })) // 'orders'
- * ```
- */
-export function clusterKey(cluster: rds.IDatabaseCluster): string {
-  return Token.isUnresolved(cluster.clusterIdentifier) ? cluster.node.path : cluster.clusterIdentifier;
-}
 
 /**
  * Adds a consumer's cap to the load of its cluster and says whether the consumers of that cluster

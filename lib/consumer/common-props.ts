@@ -5,7 +5,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IInboxDatabase } from '../database/database-consumer.js';
 import type { InboxOutboxProps } from '../outbox/outbox-props.js';
 import type { InboxTracingProps } from './consumer-tracing.js';
-import type { AlarmTargetProps } from './outcome-alarms.js';
+import type { AlarmTargetProps } from '../shared/alarm-targets.js';
 
 /**
  * What every inbox consumer takes, whatever its event source: the database, the function, the

@@ -1,11 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { duplicateRateMetric, failedRateMetric, outcomeMetric } from './outcome-metrics.js';
-import type { OutcomeMetricSource } from './outcome-metrics.js';
+import { duplicateRateMetric, failedRateMetric, outcomeMetric } from '../shared/outcome-metrics.js';
+import type { OutcomeMetricSource } from '../shared/outcome-metrics.js';
+import { ALARM_AT_LEAST_ONCE } from '../shared/alarm-targets.js';
 
 /** The alarms every inbox consumer has, whatever its event source. */
 export interface OutcomeAlarms {
@@ -49,14 +48,6 @@ export interface OutcomeAlarmsProps {
 /** The words in which the shared alarms say what a consumer's event source does with a failure. */
 export type OutcomeAlarmWords = Pick<OutcomeAlarmsProps, 'unit' | 'wholeBatchRetry' | 'failedRetry' | 'throttled'>;
 
-/** An alarm on a count: it fires on the first one and treats a period without data as fine. */
-export const ALARM_AT_LEAST_ONCE = {
-  threshold: 1,
-  evaluationPeriods: 1,
-  comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-  treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-} as const;
-
 /** A rate alarm looks at 5-minute periods and fires on 2 of 3, so one bad period is not a page. */
 const RATE_ALARM = {
   evaluationPeriods: 3,
@@ -64,43 +55,6 @@ const RATE_ALARM = {
   comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
   treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
 } as const;
-
-/**
- * Where a construct's alarms go: the props every construct of the kit that makes alarms takes.
- *
- * @example
- * ```ts
- * const targets: AlarmTargetProps = { alarmTopic: new AlarmTopic(this, 'Alarms').topic };
- * ```
- */
-export interface AlarmTargetProps {
-  /**
-   * An SNS topic every alarm of the construct notifies, on top of `alarmActions`. A topic encrypted
-   * with KMS needs a customer managed key whose policy lets `cloudwatch.amazonaws.com` use it
-   * (kms:Decrypt, kms:GenerateDataKey*) and a topic policy that lets it publish: CloudWatch cannot
-   * use the AWS managed key `alias/aws/sns`. `AlarmTopic` makes such a topic.
-   * @default none: the alarms notify only `alarmActions`
-   */
-  readonly alarmTopic?: sns.ITopic;
-
-  /**
-   * Actions every alarm of the construct takes.
-   * @default none
-   */
-  readonly alarmActions?: cloudwatch.IAlarmAction[];
-}
-
-/**
- * The actions a construct's alarms take: its `alarmActions`, then a notification of its `alarmTopic`.
- *
- * @example
- * ```ts
- * for (const alarm of Object.values(alarms)) alarm.addAlarmAction(...alarmActionsOf(props));
- * ```
- */
-export function alarmActionsOf(props: AlarmTargetProps): cloudwatch.IAlarmAction[] {
-  return [...(props.alarmActions ?? []), ...(props.alarmTopic ? [new actions.SnsAction(props.alarmTopic)] : [])];
-}
 
 /**
  * The alarms on the function and the runtime's outcome metrics that every inbox consumer needs,

@@ -4,7 +4,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type { AlarmTargetProps } from '../consumer/outcome-alarms.js';
+import type { AlarmTargetProps } from '../shared/alarm-targets.js';
 
 /**
  * What an `InboxDatabase` takes. Every prop is optional: with none it makes an Aurora PostgreSQL

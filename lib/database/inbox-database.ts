@@ -12,9 +12,9 @@ import { DATABASE_ROLE_ACCESS, type DatabaseRoleAccess } from '../../functions/i
 import type { CleanupAlarms } from '../cleanup/cleanup-alarms.js';
 import { checkCleanupRetention } from '../cleanup/cleanup-retention.js';
 import { InboxCleanup } from '../cleanup/inbox-cleanup.js';
-import { clusterKey } from '../consumer/cluster-concurrency.js';
-import { CONSUMER_DEFAULTS } from '../consumer/consumer-settings.js';
-import { alarmActionsOf } from '../consumer/outcome-alarms.js';
+import { clusterKey } from '../shared/cluster-key.js';
+import { CONSUMER_DEFAULTS } from '../shared/consumer-defaults.js';
+import { alarmActionsOf } from '../shared/alarm-targets.js';
 import { CONSUMER_DATA_API_ACTIONS, grantDataApiCalls } from '../data-api-access.js';
 import { InfraConfigError } from '../infra-config-error.js';
 import type { AddConsumerOptions, AddOutboxRelayOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseConsumerSource, InboxDatabaseRole } from './database-consumer.js';

@@ -1,6 +1,6 @@
 import { Token } from 'aws-cdk-lib';
-import { days, isWhole, seconds } from '../consumer/consumer-rules.js';
-import type { ConsumerRule } from '../consumer/consumer-rules.js';
+import { days, isWhole, seconds } from '../shared/rule-words.js';
+import type { ConsumerRule } from '../shared/rule-words.js';
 import type { SelfManagedKafkaSource } from './inbox-kafka-consumer-props.js';
 import { KAFKA_DEFAULTS, KAFKA_LIMITS } from './kafka-settings.js';
 import type { KafkaSettings } from './kafka-settings.js';

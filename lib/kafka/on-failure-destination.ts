@@ -3,7 +3,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { CONSUMER_DEFAULTS } from '../consumer/consumer-settings.js';
+import { CONSUMER_DEFAULTS } from '../shared/consumer-defaults.js';
 import { queueFacts } from '../consumer/queue-facts.js';
 
 /** The kinds of on-failure destination Lambda offers a Kafka event source. */

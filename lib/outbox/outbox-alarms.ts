@@ -4,9 +4,9 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { METRICS_SCHEMA, OUTBOX_METRICS } from '../../functions/inbox/contract.js';
-import { ALARM_AT_LEAST_ONCE } from '../consumer/outcome-alarms.js';
-import { inboxMetric } from '../consumer/outcome-metrics.js';
-import type { OutcomeMetricSource } from '../consumer/outcome-metrics.js';
+import { ALARM_AT_LEAST_ONCE } from '../shared/alarm-targets.js';
+import { inboxMetric } from '../shared/outcome-metrics.js';
+import type { OutcomeMetricSource } from '../shared/outcome-metrics.js';
 import { scheduleFailedAlarm } from '../scheduled-runs.js';
 
 /** The alarms of a consumer's outbox. */

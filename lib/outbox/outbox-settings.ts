@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import type { InboxConsumerCommonProps } from '../consumer/common-props.js';
+import type { IInboxDatabase } from '../database/database-consumer.js';
 import { roleNameFor } from '../database/role-name.js';
 import type { InboxOutboxProps } from './outbox-props.js';
 
@@ -39,6 +39,13 @@ export interface OutboxSettings {
   readonly relayDatabaseRole: string | undefined;
 }
 
+/** What of a consumer's props its outbox's settings read. */
+export interface OutboxOwnerProps {
+  readonly outbox?: InboxOutboxProps;
+  readonly database?: IInboxDatabase;
+  readonly databaseRole?: string;
+}
+
 /**
  * The outbox props of the consumer `consumer` is about to become with their defaults, or
  * `undefined` for a consumer without an outbox.
@@ -48,7 +55,7 @@ export interface OutboxSettings {
  * resolveOutboxSettings({ outbox: { targets }, database }, this, 'order-worker')!.relayDatabaseRole // 'order_worker_relay' for OrderWorker
  * ```
  */
-export function resolveOutboxSettings(props: InboxConsumerCommonProps, consumer: IConstruct, serviceName: string): OutboxSettings | undefined {
+export function resolveOutboxSettings(props: OutboxOwnerProps, consumer: IConstruct, serviceName: string): OutboxSettings | undefined {
   const outbox = props.outbox;
   if (outbox === undefined) return undefined;
   const relaySchedule = outbox.relaySchedule ?? OUTBOX_DEFAULTS.relaySchedule;

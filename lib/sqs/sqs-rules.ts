@@ -1,6 +1,6 @@
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { days, isWhole, seconds } from '../consumer/consumer-rules.js';
-import type { ConsumerRule } from '../consumer/consumer-rules.js';
+import { days, isWhole, seconds } from '../shared/rule-words.js';
+import type { ConsumerRule } from '../shared/rule-words.js';
 import type { QueueFacts } from '../consumer/queue-facts.js';
 import { SQS_MAX_CONCURRENCY } from './sqs-settings.js';
 import type { SqsSettings } from './sqs-settings.js';

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { CONSUMER_DEFAULTS, invocationsFor, resolveCommonSettings } from '../consumer/consumer-settings.js';
+import { CONSUMER_DEFAULTS } from '../shared/consumer-defaults.js';
+import { invocationsFor, resolveCommonSettings } from '../consumer/consumer-settings.js';
 import type { InboxConsumerSettings } from '../consumer/consumer-settings.js';
 import { queueFacts, SQS_QUEUE_DEFAULTS } from '../consumer/queue-facts.js';
 import type { QueueFacts } from '../consumer/queue-facts.js';

@@ -114,48 +114,13 @@ function send(response: http.ServerResponse, status: number, body: string, error
  * ```
  */
 export async function startDataApi(options: StartDataApiOptions): Promise<RunningDataApi> {
-  const settings = withDefaults(DEFAULTS, options);
-  if (typeof settings.databaseUrl !== 'string' || settings.databaseUrl === '') throw new LocalConfigError('startDataApi needs a databaseUrl: the PostgreSQL server (and database) it stands in front of.');
-  const check = settingChecks(settings);
-  check.whole('maxTransactions', 1);
-  check.whole('statementTimeoutMs', 1);
-  check.whole('idleTimeoutMs', 1);
+  const settings = checkedSettings(options);
   const connections = new Connections(settings.databaseUrl, settings.statementTimeoutMs, settings.maxTransactions);
   const transactions = new Transactions(settings.idleTimeoutMs);
   const context: OperationContext = { connections, transactions, types: new ColumnTypes(), secrets: settings.secrets };
   const faults = new Faults(settings.latencyMs);
-  let calls: Record<string, number> = {};
-  let errors: Record<string, number> = {};
-  let total = 0;
-
-  const fail = (response: http.ServerResponse, error: ServiceError) => {
-    errors[error.type] = (errors[error.type] ?? 0) + 1;
-    send(response, error.status, JSON.stringify({ message: error.message, ...error.extra }), error.type);
-  };
-
-  const server = http.createServer((request, response) => {
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
-    const operation = request.method === 'POST' ? OPERATIONS[path] : undefined;
-    total += 1;
-    if (operation === undefined) {
-      request.resume();
-      fail(response, unknownOperation(`${request.method ?? ''} ${path}`));
-      return;
-    }
-    calls[operation.name] = (calls[operation.name] ?? 0) + 1;
-    void (async () => {
-      try {
-        const body = jsonObjectBody(await readBody(request, MAX_REQUEST_BYTES, () => badRequest('Request is larger than 4 MiB.')), badRequest);
-        await faults.beforeCall();
-        send(response, 200, await operation.run(body, context));
-      } catch (error) {
-        const answer = serviceErrorOf(error);
-        // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
-        if (!(error instanceof ServiceError) && answer.type === 'InternalServerErrorException') console.error('local Data API: unexpected error', error);
-        fail(response, answer);
-      }
-    })();
-  });
+  const counts: DataApiCounts = { calls: {}, errors: {}, total: 0 };
+  const server = http.createServer((request, response) => answer({ counts, context, faults }, request, response));
   server.keepAliveTimeout = 5_000;
 
   const endpoint = await listenOnLoopback(server, settings.port);
@@ -168,11 +133,11 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
       settingChecks({ idleTimeoutMs: ms }).whole('idleTimeoutMs', 1);
       transactions.setIdleTimeout(ms);
     },
-    stats: () => ({ calls: { ...calls }, total, errors: { ...errors }, openTransactions: transactions.size }),
+    stats: () => ({ calls: { ...counts.calls }, total: counts.total, errors: { ...counts.errors }, openTransactions: transactions.size }),
     resetStats: () => {
-      calls = {};
-      errors = {};
-      total = 0;
+      counts.calls = {};
+      counts.errors = {};
+      counts.total = 0;
     },
     async close(): Promise<void> {
       await new Promise<void>((resolve) => {
@@ -183,4 +148,52 @@ export async function startDataApi(options: StartDataApiOptions): Promise<Runnin
       await connections.close();
     },
   };
+}
+
+/** The options with their defaults, checked. */
+function checkedSettings(options: StartDataApiOptions) {
+  const settings = withDefaults(DEFAULTS, options);
+  if (typeof settings.databaseUrl !== 'string' || settings.databaseUrl === '') throw new LocalConfigError('startDataApi needs a databaseUrl: the PostgreSQL server (and database) it stands in front of.');
+  const check = settingChecks(settings);
+  check.whole('maxTransactions', 1);
+  check.whole('statementTimeoutMs', 1);
+  check.whole('idleTimeoutMs', 1);
+  return settings;
+}
+
+/** Calls answered since the start or the last `resetStats`: by operation, errors by type, and every request. */
+interface DataApiCounts {
+  calls: Record<string, number>;
+  errors: Record<string, number>;
+  total: number;
+}
+
+/** Answers one request: its operation found by path, run on the JSON body after the faults' latency or pause. */
+function answer(state: { counts: DataApiCounts; context: OperationContext; faults: Faults }, request: http.IncomingMessage, response: http.ServerResponse): void {
+  const { counts, context, faults } = state;
+  const fail = (error: ServiceError) => {
+    counts.errors[error.type] = (counts.errors[error.type] ?? 0) + 1;
+    send(response, error.status, JSON.stringify({ message: error.message, ...error.extra }), error.type);
+  };
+  const path = (request.url ?? '/').split('?')[0] ?? '/';
+  const operation = request.method === 'POST' ? OPERATIONS[path] : undefined;
+  counts.total += 1;
+  if (operation === undefined) {
+    request.resume();
+    fail(unknownOperation(`${request.method ?? ''} ${path}`));
+    return;
+  }
+  counts.calls[operation.name] = (counts.calls[operation.name] ?? 0) + 1;
+  void (async () => {
+    try {
+      const body = jsonObjectBody(await readBody(request, MAX_REQUEST_BYTES, () => badRequest('Request is larger than 4 MiB.')), badRequest);
+      await faults.beforeCall();
+      send(response, 200, await operation.run(body, context));
+    } catch (error) {
+      const refusal = serviceErrorOf(error);
+      // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
+      if (!(error instanceof ServiceError) && refusal.type === 'InternalServerErrorException') console.error('local Data API: unexpected error', error);
+      fail(refusal);
+    }
+  })();
 }

@@ -78,15 +78,13 @@ function errorAnswer(error: SnsError): string {
  */
 export async function startSns(options: StartSnsOptions = {}): Promise<RunningSns> {
   const { port, accountId, region, now, ...settings } = localServiceSettings(options);
-  let { faults } = settings;
+  const state: SnsState = { faults: settings.faults, faultCounts: { failedEntries: 0, lostResponses: 0 }, counts: new CallCounts() };
   const topics = new Topics(accountId, region);
-  const faultCounts: SnsFaultCounts = { failedEntries: 0, lostResponses: 0 };
-  const counts = new CallCounts();
   const { sqsEndpoint } = options;
   let sqs: SQSClient | undefined;
   // Deliveries are made before Publish answers, so a test finds the message in the queue once it returns.
   const context = (deliveries: Promise<void>[]): PublishContext => ({
-    topics, now, faults, faultCounts,
+    topics, now, faults: state.faults, faultCounts: state.faultCounts,
     deliver: (topic, message) => {
       if (sqsEndpoint === undefined) return;
       for (const subscription of topic.subscribers()) {
@@ -96,43 +94,16 @@ export async function startSns(options: StartSnsOptions = {}): Promise<RunningSn
     },
   });
 
-  const actions: Record<string, (input: QueryInput, deliveries: Promise<void>[]) => XmlValue> = {
+  const actions: Actions = {
     CreateTopic: (input) => createTopic(input, topics),
     DeleteTopic: (input) => deleteTopic(input, topics),
     Subscribe: (input) => subscribe(input, topics, sqsEndpoint !== undefined),
     Publish: (input, deliveries) => publish(input, context(deliveries)),
     PublishBatch: (input, deliveries) => publishBatch(input, context(deliveries)),
   };
-  const fail = (response: http.ServerResponse, error: SnsError) => {
-    counts.error(error.code);
-    send(response, error.status, errorAnswer(error));
-  };
-
   const server = http.createServer();
   const endpoint = await listenOnLoopback(server, port);
-  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
-    void (async () => {
-      try {
-        if (request.method !== 'POST') throw invalidAction(String(request.method));
-        const input = queryInput(await readBody(request, MAX_REQUEST_BYTES, () => new SnsError('RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413)));
-        const action = textOf(input, 'Action') ?? '';
-        const run = actions[action];
-        if (run === undefined) throw invalidAction(action);
-        counts.call(action);
-        const deliveries: Promise<void>[] = [];
-        const result = run(input, deliveries);
-        await Promise.all(deliveries);
-        if (faults.loseResponse?.({ operation: action }) === true) {
-          faultCounts.lostResponses += 1;
-          throw internalError();
-        }
-        send(response, 200, answer(action, result));
-      } catch (error) {
-        if (!(error instanceof SnsError)) console.error('local SNS: unexpected error', error);
-        fail(response, error instanceof SnsError ? error : internalError());
-      }
-    })();
-  });
+  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => answerRequest(state, actions, request, response));
 
   return {
     endpoint,
@@ -140,12 +111,52 @@ export async function startSns(options: StartSnsOptions = {}): Promise<RunningSn
     region,
     messages: (topicArn) => topics.find(topicArn)?.messages() ?? [],
     setFaults: (next) => {
-      faults = next;
+      state.faults = next;
     },
-    stats: () => counts.stats(faultCounts),
+    stats: () => state.counts.stats(state.faultCounts),
     close: () => {
       sqs?.destroy();
       return closeServer(server);
     },
   };
+}
+
+/** What the emulator's requests share: the faults of now and the counts. */
+interface SnsState {
+  /** Replaced by `setFaults`; a request takes those of its arrival. */
+  faults: SnsFaults;
+  readonly faultCounts: SnsFaultCounts;
+  readonly counts: CallCounts;
+}
+
+/** The actions by name, each given the request's input and where to put the deliveries it starts. */
+type Actions = Record<string, (input: QueryInput, deliveries: Promise<void>[]) => XmlValue>;
+
+/** Answers one request: its action run on the form-encoded input, its deliveries awaited, its answer lost when the faults say so. */
+function answerRequest(state: SnsState, actions: Actions, request: http.IncomingMessage, response: http.ServerResponse): void {
+  const fail = (error: SnsError) => {
+    state.counts.error(error.code);
+    send(response, error.status, errorAnswer(error));
+  };
+  void (async () => {
+    try {
+      if (request.method !== 'POST') throw invalidAction(String(request.method));
+      const input = queryInput(await readBody(request, MAX_REQUEST_BYTES, () => new SnsError('RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413)));
+      const action = textOf(input, 'Action') ?? '';
+      const run = actions[action];
+      if (run === undefined) throw invalidAction(action);
+      state.counts.call(action);
+      const deliveries: Promise<void>[] = [];
+      const result = run(input, deliveries);
+      await Promise.all(deliveries);
+      if (state.faults.loseResponse?.({ operation: action }) === true) {
+        state.faultCounts.lostResponses += 1;
+        throw internalError();
+      }
+      send(response, 200, answer(action, result));
+    } catch (error) {
+      if (!(error instanceof SnsError)) console.error('local SNS: unexpected error', error);
+      fail(error instanceof SnsError ? error : internalError());
+    }
+  })();
 }

@@ -136,71 +136,22 @@ function queueNameOf(body: Record<string, unknown>): string | undefined {
  * ```
  */
 export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSqs> {
-  const settings = withDefaults(DEFAULTS, options);
-  const check = settingChecks(settings);
-  check.whole('pollIntervalMs', 1);
-  check.whole('deduplicationWindowMs', 1);
-  check.matches('accountId', ACCOUNT_ID.pattern, ACCOUNT_ID.described);
-  let faults: SqsFaults = settings.faults;
-  const faultCounts: FaultCounts = { deliveredTwice: 0, failedSendEntries: 0, failedDeleteEntries: 0, lostResponses: 0 };
-  const calls: Record<string, number> = {};
-  const errors: Record<string, number> = {};
-  const closing = new AbortController();
-
-  const fail = (response: http.ServerResponse, error: SqsError) => {
-    errors[error.shape] = (errors[error.shape] ?? 0) + 1;
-    reply(response, error.status, errorBody(error), error);
-  };
-
+  const settings = checkedSettings(options);
   const server = http.createServer();
   server.keepAliveTimeout = 5_000;
   const endpoint = await listenOnLoopback(server, settings.port);
   const queues = new Queues({ accountId: settings.accountId, region: settings.region, baseUrl: endpoint, deduplicationWindowMs: settings.deduplicationWindowMs });
-  const moveTasks = new MoveTasks({ queues, now: settings.now, intervalMs: settings.pollIntervalMs });
-
-  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
-    const target = request.headers['x-amz-target'];
-    const operationName = typeof target === 'string' && target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : undefined;
-    const operation = request.method === 'POST' && operationName !== undefined ? OPERATIONS[operationName] : undefined;
-    if (operation === undefined) {
-      request.resume();
-      fail(response, operationName === undefined
-        ? new SqsError('UnknownOperationException', 'UnknownOperationException', 'Requests take the AWS JSON 1.0 protocol: POST / with X-Amz-Target: AmazonSQS.<Operation>.')
-        : unsupportedOperation(operationName));
-      return;
-    }
-    calls[operationName!] = (calls[operationName!] ?? 0) + 1;
-    const hangUp = new AbortController();
-    response.on('close', () => hangUp.abort());
-    const context: OperationContext = {
-      queues,
-      moveTasks,
-      accountId: settings.accountId,
-      region: settings.region,
-      now: settings.now,
-      faults,
-      faultCounts,
-      pollIntervalMs: settings.pollIntervalMs,
-      signal: AbortSignal.any([hangUp.signal, closing.signal]),
-    };
-    void (async () => {
-      try {
-        const body = jsonObjectBody(await readBody(request, MAX_REQUEST_BYTES, () => new SqsError('RequestEntityTooLarge', 'RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413)), serializationError);
-        const output = await operation(body, context);
-        if (faults.loseResponse?.({ operation: operationName!, queueName: queueNameOf(body) }) === true) {
-          faultCounts.lostResponses += 1;
-          fail(response, internalError());
-          return;
-        }
-        reply(response, 200, output);
-      } catch (error) {
-        const answer = sqsErrorOf(error);
-        // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
-        if (!(error instanceof SqsError)) console.error('local SQS: unexpected error', error);
-        fail(response, answer);
-      }
-    })();
-  });
+  const state: ServerState = {
+    settings,
+    queues,
+    moveTasks: new MoveTasks({ queues, now: settings.now, intervalMs: settings.pollIntervalMs }),
+    faults: settings.faults,
+    faultCounts: { deliveredTwice: 0, failedSendEntries: 0, failedDeleteEntries: 0, lostResponses: 0 },
+    calls: {},
+    errors: {},
+    closing: new AbortController(),
+  };
+  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => answer(state, request, response));
 
   let client: SQSClient | undefined;
   return {
@@ -210,13 +161,13 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
     createQueue: (name, queueOptions) => createQueue((client ??= localSqsClient(endpoint, settings.region)), name, queueOptions),
     messages: (queueUrl) => queues.byUrl(queueUrl).stored(settings.now()).map(queuedMessage),
     setFaults: (next) => {
-      faults = next;
+      state.faults = next;
     },
-    stats: () => ({ calls: { ...calls }, errors: { ...errors }, faults: { ...faultCounts } }),
+    stats: () => ({ calls: { ...state.calls }, errors: { ...state.errors }, faults: { ...state.faultCounts } }),
     async close(): Promise<void> {
       client?.destroy();
-      closing.abort();
-      moveTasks.close();
+      state.closing.abort();
+      state.moveTasks.close();
       for (const queue of queues.all()) queue.notify();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -226,4 +177,81 @@ export async function startSqs(options: StartSqsOptions = {}): Promise<RunningSq
       });
     },
   };
+}
+
+type Settings = ReturnType<typeof checkedSettings>;
+
+/** The options with their defaults, checked. */
+function checkedSettings(options: StartSqsOptions) {
+  const settings = withDefaults(DEFAULTS, options);
+  const check = settingChecks(settings);
+  check.whole('pollIntervalMs', 1);
+  check.whole('deduplicationWindowMs', 1);
+  check.matches('accountId', ACCOUNT_ID.pattern, ACCOUNT_ID.described);
+  return settings;
+}
+
+/** What the emulator's requests share: the queues, the move tasks, the faults of now, the counts. */
+interface ServerState {
+  readonly settings: Settings;
+  readonly queues: Queues;
+  readonly moveTasks: MoveTasks;
+  /** Replaced by `setFaults`; a request takes those of its arrival. */
+  faults: SqsFaults;
+  readonly faultCounts: FaultCounts;
+  readonly calls: Record<string, number>;
+  readonly errors: Record<string, number>;
+  /** Aborted at `close()`: waiting long polls answer. */
+  readonly closing: AbortController;
+}
+
+function fail(state: ServerState, response: http.ServerResponse, error: SqsError): void {
+  state.errors[error.shape] = (state.errors[error.shape] ?? 0) + 1;
+  reply(response, error.status, errorBody(error), error);
+}
+
+/** Answers one request: its operation found by X-Amz-Target, run on the JSON body, its answer lost when the faults say so. */
+function answer(state: ServerState, request: http.IncomingMessage, response: http.ServerResponse): void {
+  const { settings, faults, faultCounts } = state;
+  const target = request.headers['x-amz-target'];
+  const operationName = typeof target === 'string' && target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : undefined;
+  const operation = request.method === 'POST' && operationName !== undefined ? OPERATIONS[operationName] : undefined;
+  if (operation === undefined) {
+    request.resume();
+    fail(state, response, operationName === undefined
+      ? new SqsError('UnknownOperationException', 'UnknownOperationException', 'Requests take the AWS JSON 1.0 protocol: POST / with X-Amz-Target: AmazonSQS.<Operation>.')
+      : unsupportedOperation(operationName));
+    return;
+  }
+  state.calls[operationName!] = (state.calls[operationName!] ?? 0) + 1;
+  const hangUp = new AbortController();
+  response.on('close', () => hangUp.abort());
+  const context: OperationContext = {
+    queues: state.queues,
+    moveTasks: state.moveTasks,
+    accountId: settings.accountId,
+    region: settings.region,
+    now: settings.now,
+    faults,
+    faultCounts,
+    pollIntervalMs: settings.pollIntervalMs,
+    signal: AbortSignal.any([hangUp.signal, state.closing.signal]),
+  };
+  void (async () => {
+    try {
+      const body = jsonObjectBody(await readBody(request, MAX_REQUEST_BYTES, () => new SqsError('RequestEntityTooLarge', 'RequestEntityTooLarge', `The request is larger than ${MAX_REQUEST_BYTES} bytes.`, 413)), serializationError);
+      const output = await operation(body, context);
+      if (state.faults.loseResponse?.({ operation: operationName!, queueName: queueNameOf(body) }) === true) {
+        faultCounts.lostResponses += 1;
+        fail(state, response, internalError());
+        return;
+      }
+      reply(response, 200, output);
+    } catch (error) {
+      const refusal = sqsErrorOf(error);
+      // An error the emulator did not expect is a bug in it: say so, and answer as the service would.
+      if (!(error instanceof SqsError)) console.error('local SQS: unexpected error', error);
+      fail(state, response, refusal);
+    }
+  })();
 }

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { clusterLoadProblem } from '../../lib/consumer/cluster-concurrency.js';
 import type { InboxConsumerCommonProps } from '../../lib/consumer/common-props.js';
 import type { InboxConsumerBase } from '../../lib/consumer/inbox-consumer-base.js';
-import { INBOX_WARNINGS } from '../../lib/consumer/warnings.js';
+import { INBOX_WARNINGS } from '../../lib/shared/warnings.js';
 import { InboxDashboard } from '../../lib/inbox-dashboard.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
 import { InboxKafkaConsumer } from '../../lib/kafka/inbox-kafka-consumer.js';

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INBOX_ENV, OUTBOX_METRICS } from '../../functions/inbox/contract.js';
 import { outboxTargetsFromEnv } from '../../functions/inbox/outbox/index.js';
 import type { InboxConsumerBase } from '../../lib/consumer/inbox-consumer-base.js';
-import { INBOX_WARNINGS } from '../../lib/consumer/warnings.js';
+import { INBOX_WARNINGS } from '../../lib/shared/warnings.js';
 import { InboxDashboard } from '../../lib/inbox-dashboard.js';
 import { InboxKafkaConsumer } from '../../lib/kafka/inbox-kafka-consumer.js';
 import { INBOX_RUNTIME } from '../../lib/inbox-runtime.js';

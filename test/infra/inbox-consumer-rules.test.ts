@@ -5,7 +5,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { InboxConsumer } from '../../lib/sqs/inbox-consumer.js';
 import type { InboxConsumerProps } from '../../lib/sqs/inbox-consumer-props.js';
-import { INBOX_WARNINGS } from '../../lib/consumer/warnings.js';
+import { INBOX_WARNINGS } from '../../lib/shared/warnings.js';
 import { InfraConfigError } from '../../lib/infra-config-error.js';
 import { baseProps, clusterStack } from './consumer-fixture.js';
 

@@ -7,7 +7,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { INBOX_ENV } from '../../functions/inbox/contract.js';
-import { INBOX_WARNINGS } from '../../lib/consumer/warnings.js';
+import { INBOX_WARNINGS } from '../../lib/shared/warnings.js';
 import { DATA_API_ACTIONS } from '../../lib/data-api-access.js';
 import { InboxDatabase } from '../../lib/database/inbox-database.js';
 import { AURORA_POSTGRES_VERSION } from '../../lib/database/inbox-database-settings.js';

@@ -11,7 +11,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INBOX_WARNINGS } from '../../lib/consumer/warnings.js';
+import { INBOX_WARNINGS } from '../../lib/shared/warnings.js';
 import { INBOX_RUNTIME } from '../../lib/inbox-runtime.js';
 import { KAFKA_POLLER_NETWORK_ACTIONS } from '../../lib/kafka/kafka-event-source.js';
 import type { InboxKafkaConsumerProps } from '../../lib/kafka/inbox-kafka-consumer-props.js';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INBOX_OUTCOMES } from '../../lib/consumer/outcome-metrics.js';
+import { INBOX_OUTCOMES } from '../../lib/shared/outcome-metrics.js';
 import { AURORA_POSTGRES_VERSION } from '../../lib/database/inbox-database-settings.js';
 import { KIT_MIGRATIONS_DIR, migrationsHash } from '../../lib/database/migration-folders.js';
 import { INBOX_ENV } from '../../functions/inbox/contract.js';

@@ -103,8 +103,8 @@ describe('the chaos check, on a database state', () => {
     const verdict = checkChaos([await evidenceOf(facts(workload, 'statement', 'chaos-fifo', sequence))]);
 
     expect(verdict.broken).toEqual([
-      { lane: 'sqs-fifo', key: orderKeys[1], problem: 'order break' },
-      { lane: 'sqs-fifo', key: orderKeys[2], problem: 'order break' },
+      { lane: 'sqs-fifo', key: orderKeys[1], problem: 'order break', order: { sequence: 'customer-0', earlier: orderKeys[3], earlierAt: expect.any(BigInt), at: expect.any(BigInt) } },
+      { lane: 'sqs-fifo', key: orderKeys[2], problem: 'order break', order: { sequence: 'customer-0', earlier: orderKeys[3], earlierAt: expect.any(BigInt), at: expect.any(BigInt) } },
     ]);
     expect(verdict.orderBreaks).toBe(2);
   });
@@ -198,7 +198,7 @@ describe('the chaos check, on a database state', () => {
     expect(verdict).toMatchObject({ ok: true, orderBreaks: 0 });
     // Kept in its group, the redriven key would make its group's later keys order breaks.
     const keptInGroup = checkChaos([await evidenceOf({ ...lane, sequences: fifoSequences(firstDeliveries, new Set()) })]);
-    expect(keptInGroup.broken).toEqual([third, fourth].map((key) => ({ lane: 'sqs-fifo', key, problem: 'order break' })));
+    expect(keptInGroup.broken).toEqual([third, fourth].map((key) => ({ lane: 'sqs-fifo', key, problem: 'order break', order: expect.objectContaining({ sequence: 'customer-0', earlier: redriven }) })));
   });
 
   it('counts purged inbox rows with the ones left, and sees a row claimed again after its purge', async () => {

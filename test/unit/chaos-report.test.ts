@@ -86,6 +86,23 @@ describe('the chaos report', () => {
     expect(lines.at(-1)).toBe('chaos: 3 messages, 7 faults, 1 double effects, 0 lost, 0 order breaks, drained in 12.3 s');
   });
 
+  it('names an order break with its group, the earlier key whose effect came later, and both keys\' deliveries', () => {
+    const [first, second, third] = workload.orders.map((order) => order.key) as [string, string, string];
+    const timeline = new Timeline();
+    timeline.delivered(second, { atMs: 1200, lane: 'sqs-fifo', copy: 'm-1', receive: 1, outcome: 'acknowledged' });
+    timeline.delivered(third, { atMs: 1100, lane: 'sqs-fifo', copy: 'm-1', receive: 1, outcome: 'acknowledged' });
+    const evidence: LaneEvidence = {
+      ...laneEvidence(), effects: new Map(workload.orders.map((order) => [order.orderId, 1])),
+      sequences: new Map([['customer-0', [first, second, third]]]), appliedAt: new Map([[first, 10n], [second, 250n], [third, 40n]]),
+    };
+
+    const lines = chaosReportLines({ ...reportOf(timeline), verdict: checkChaos([evidence]) });
+
+    expect(lines).toContain(`BROKEN: sqs-fifo ${third}: order break (in customer-0 after ${second}, whose effect was written 210 µs later; `
+      + 'its deliveries: 1.2 s m-1 receive 1 acknowledged); deliveries: 1.1 s m-1 receive 1 acknowledged');
+    expect(lines.at(-1)).toBe('chaos: 3 messages, 7 faults, 0 double effects, 0 lost, 1 order breaks, drained in 12.3 s');
+  });
+
   it('draws every fault of the plan on the timeline and lists it, as one page with nothing fetched', () => {
     const timeline = new Timeline();
     for (const fault of plan.timed) timeline.mark({ id: fault.id, kind: fault.kind, atMs: fault.atMs + 50, durationMs: fault.durationMs });

@@ -23,6 +23,42 @@ describe('no import circle anywhere in the repository', () => {
   });
 });
 
+/**
+ * The rooms of lib/ and which of them each imports: a folder is a room, and so is each file at lib/'s
+ * top; index.ts, the door, is left out.
+ */
+function libFolderGraph(graph: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const folderOf = (file: string): string | undefined =>
+    (file.startsWith('lib/') && file !== 'lib/index.ts' ? file.split('/').slice(1, -1).join('/') || file.slice('lib/'.length) : undefined);
+  const folders = new Map<string, Set<string>>();
+  for (const [file, imports] of graph) {
+    const from = folderOf(file);
+    if (from === undefined) continue;
+    const edges = folders.get(from) ?? new Set<string>();
+    folders.set(from, edges);
+    for (const to of imports.map(folderOf)) if (to !== undefined && to !== from) edges.add(to);
+  }
+  return new Map([...folders].map(([folder, edges]) => [folder, [...edges].sort()]));
+}
+
+describe("lib/'s folders import one another one way only", () => {
+  it('no folder of lib/ imports one that imports it back, directly or through others', () => {
+    const folders = libFolderGraph(importGraph());
+    expect([...folders.keys()]).toEqual(expect.arrayContaining(['consumer', 'database', 'outbox', 'cleanup', 'shared', 'sqs', 'kafka']));
+    expect(importCycles(folders)).toEqual([]);
+  });
+
+  it('what several constructs share is in shared/, which imports no folder of lib/', () => {
+    expect(libFolderGraph(importGraph()).get('shared')!.filter((room) => !room.endsWith('.ts'))).toEqual([]);
+  });
+
+  it('a file of one folder importing a folder that imports it back is a circle', () => {
+    expect(importCycles(libFolderGraph(new Map([
+      ['lib/consumer/a.ts', ['lib/outbox/b.ts']], ['lib/outbox/b.ts', ['lib/consumer/c.ts']], ['lib/consumer/c.ts', []],
+    ])))).toEqual([['consumer', 'outbox']]);
+  });
+});
+
 const eslint = new ESLint();
 
 /** What the given eslint rule says of `code` placed at `file` (which need not exist). */

@@ -60,6 +60,34 @@ export function dataApiDatabase(options: DataApiDatabaseOptions): Database {
   // The SDK resolves the middleware stack once per command class instead of on every call (the
   // kit adds none to its own client): about a sixth of the worker's CPU a call (bench:scale).
   const client = options.client ?? new RDSDataClient({ cacheMiddleware: true });
+  const { execute, begin, calls, batchCalls } = dataApiCalls(client, options, resuming);
+  return {
+    async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
+      try {
+        return await retry(() => execute<R>(statement), resuming);
+      } catch (error) {
+        throw translateServiceError(error, undefined);
+      }
+    },
+    async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+      return inTransaction(await begin(), calls, work);
+    },
+    batch: (statements) => inBatch(statements, batchCalls),
+    async close(): Promise<void> {
+      if (options.client === undefined) client.destroy();
+    },
+  };
+}
+
+/** The calls of one database, built once, that its statements, transactions and batches make. */
+interface DataApiCalls {
+  execute<R>(statement: SqlStatement, transactionId?: string): Promise<QueryResult<R>>;
+  begin(): Promise<string>;
+  readonly calls: TransactionCalls;
+  readonly batchCalls: BatchCalls;
+}
+
+function dataApiCalls(client: RDSDataClient, options: DataApiDatabaseOptions, resuming: RetryPolicy): DataApiCalls {
   // Each call's input is written out field by field: on Node.js 20 an object literal that spreads
   // another and then adds fields costs about a microsecond a field, most of the driver's own time.
   const { resourceArn, secretArn, database } = options;
@@ -88,7 +116,6 @@ export function dataApiDatabase(options: DataApiDatabaseOptions): Database {
     commit: (transactionId) => client.send(new CommitTransactionCommand({ resourceArn, secretArn, transactionId })),
     rollback: (transactionId) => client.send(new RollbackTransactionCommand({ resourceArn, secretArn, transactionId })),
   };
-
   const batchCalls: BatchCalls = {
     begin,
     batchExecute: ({ sql, parameterSets }, transactionId) =>
@@ -96,23 +123,7 @@ export function dataApiDatabase(options: DataApiDatabaseOptions): Database {
     commit: calls.commit,
     rollback: calls.rollback,
   };
-
-  return {
-    async query<R>(statement: SqlStatement): Promise<QueryResult<R>> {
-      try {
-        return await retry(() => execute<R>(statement), resuming);
-      } catch (error) {
-        throw translateServiceError(error, undefined);
-      }
-    },
-    async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-      return inTransaction(await begin(), calls, work);
-    },
-    batch: (statements) => inBatch(statements, batchCalls),
-    async close(): Promise<void> {
-      if (options.client === undefined) client.destroy();
-    },
-  };
+  return { execute, begin, calls, batchCalls };
 }
 
 /**

@@ -62,57 +62,10 @@ async function run<R>(client: pg.Pool | pg.PoolClient, statement: SqlStatement):
  * ```
  */
 export function pgDatabase(options: PgDatabaseOptions): Database {
-  let pool: pg.Pool;
-  let owned: boolean;
-  if ('pool' in options) {
-    pool = options.pool;
-    owned = false;
-  } else {
-    if (typeof options.connectionString !== 'string' || options.connectionString === '') {
-      throw new InboxConfigError('pgDatabase needs a connectionString or a pool.');
-    }
-    pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? DEFAULT_POOL_SIZE });
-    // An idle client that the server drops must not crash the process; the next query reconnects.
-    pool.on('error', () => undefined);
-    owned = true;
-  }
-
+  const { pool, owned } = poolOf(options);
   const db: Database = {
     query: <R = Row>(statement: SqlStatement) => run<R>(pool, statement),
-
-    async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      // A connection the server ends under the transaction (a restart, an idle-in-transaction
-      // timeout) must not crash the process: the transaction's next query fails instead.
-      const onError = () => undefined;
-      client.on('error', onError);
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        const query = serialized((statement: SqlStatement) => run(client, statement)) as Transaction['query'];
-        try {
-          const result = await withTransactionScope(query, work);
-          // COMMIT of a transaction with a failed statement (its error caught by the handler) rolls back
-          // without an error; reporting that as committed would acknowledge a message whose claim is gone.
-          const ended = await client.query('COMMIT');
-          if (ended.command === 'ROLLBACK') {
-            throw new DatabaseQueryError('The transaction was not committed: one of its statements failed (the handler caught the error).', '25P02');
-          }
-          return result;
-        } catch (error) {
-          try {
-            await client.query('ROLLBACK');
-          } catch (rollbackError) {
-            broken = rollbackError as Error;
-          }
-          throw error;
-        }
-      } finally {
-        client.off('error', onError);
-        client.release(broken);
-      }
-    },
-
+    transaction: (work) => inTransaction(pool, work),
     async close(): Promise<void> {
       if (owned) await pool.end();
     },
@@ -126,4 +79,53 @@ export function pgDatabase(options: PgDatabaseOptions): Database {
     };
   }
   return db;
+}
+
+/** The pool given, or one made from the connection string (then the database owns it and closes it). */
+function poolOf(options: PgDatabaseOptions): { pool: pg.Pool; owned: boolean } {
+  if ('pool' in options) return { pool: options.pool, owned: false };
+  if (typeof options.connectionString !== 'string' || options.connectionString === '') {
+    throw new InboxConfigError('pgDatabase needs a connectionString or a pool.');
+  }
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? DEFAULT_POOL_SIZE });
+  // An idle client that the server drops must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return { pool, owned: true };
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  // A connection the server ends under the transaction (a restart, an idle-in-transaction
+  // timeout) must not crash the process: the transaction's next query fails instead.
+  const onError = () => undefined;
+  client.on('error', onError);
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const query = serialized((statement: SqlStatement) => run(client, statement)) as Transaction['query'];
+    try {
+      const result = await withTransactionScope(query, work);
+      await commit(client);
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        broken = rollbackError as Error;
+      }
+      throw error;
+    }
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
+
+async function commit(client: pg.PoolClient): Promise<void> {
+  // COMMIT of a transaction with a failed statement (its error caught by the handler) rolls back
+  // without an error; reporting that as committed would acknowledge a message whose claim is gone.
+  const ended = await client.query('COMMIT');
+  if (ended.command === 'ROLLBACK') {
+    throw new DatabaseQueryError('The transaction was not committed: one of its statements failed (the handler caught the error).', '25P02');
+  }
 }

@@ -55,10 +55,21 @@ export async function rejectRecord(db: Database, target: ClaimTarget, reason: un
   }
 }
 
-async function inStatementMode<T, R>(
-  db: Database, statement: Extract<ApplyMode<T, R>, { kind: 'statement' }>['statement'],
-  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, outbox: OutboxBatch | undefined,
-): Promise<RecordResult> {
+/** One record's claim and effect: what `applyRecord` needs besides the mode. */
+export interface RecordClaim<T, R> {
+  readonly db: Database;
+  readonly message: T;
+  readonly record: R;
+  readonly target: ClaimTarget;
+  readonly policy: RetryPolicy;
+  /** Told of each query the handler issues after it returned (refused with `TransactionEndedError`). */
+  readonly onLateQuery: () => void;
+  /** The batch's outbox, which the message's rows are written to. */
+  readonly outbox: OutboxBatch | undefined;
+}
+
+async function inStatementMode<T, R>(statement: Extract<ApplyMode<T, R>, { kind: 'statement' }>['statement'], claim: RecordClaim<T, R>): Promise<RecordResult> {
+  const { db, message, record, target, policy, outbox } = claim;
   const effect = statement(message, { record, key: target.key });
   const writes = outbox?.inStatement(message, { record, key: target.key });
   try {
@@ -85,10 +96,8 @@ function idleBound(policy: RetryPolicy): number | undefined {
   return Number.isFinite(remainingMs) ? Math.max(1, Math.ceil(remainingMs)) : undefined;
 }
 
-async function inTransactionMode<T, R>(
-  db: Database, handle: Extract<ApplyMode<T, R>, { kind: 'transaction' }>['handle'],
-  message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void, outbox: OutboxBatch | undefined,
-): Promise<RecordResult> {
+async function inTransactionMode<T, R>(handle: Extract<ApplyMode<T, R>, { kind: 'transaction' }>['handle'], claim: RecordClaim<T, R>): Promise<RecordResult> {
+  const { db, message, record, target, policy, onLateQuery, outbox } = claim;
   return retry(async () => {
     let writes: ReturnType<OutboxBatch['inTransaction']> | undefined;
     const result = await db.transaction(async (tx): Promise<RecordResult> => {
@@ -120,18 +129,13 @@ async function inTransactionMode<T, R>(
  * `outbox`, the message's outgoing rows are written in the same transaction or statement, and kept
  * for the send after the commit once it committed. Resolves to processed, duplicate or collision;
  * throws what the handler or the database threw, `UnawaitedQueryError` when `handle` returned with
- * queries still running. `onLateQuery` is told of each query the handler issues after it returned
- * (refused with `TransactionEndedError`).
+ * queries still running.
  *
  * @example
  * ```ts
- * await applyRecord(db, options.mode, order, record, target, policy, () => logger.error('late query')) // { kind: 'processed' }
+ * await applyRecord(options.mode, { db, message: order, record, target, policy, outbox, onLateQuery: () => logger.error('late query') }) // { kind: 'processed' }
  * ```
  */
-export function applyRecord<T, R>(
-  db: Database, mode: ApplyMode<T, R>, message: T, record: R, target: ClaimTarget, policy: RetryPolicy, onLateQuery: () => void, outbox?: OutboxBatch,
-): Promise<RecordResult> {
-  return mode.kind === 'statement'
-    ? inStatementMode(db, mode.statement, message, record, target, policy, outbox)
-    : inTransactionMode(db, mode.handle, message, record, target, policy, onLateQuery, outbox);
+export function applyRecord<T, R>(mode: ApplyMode<T, R>, claim: RecordClaim<T, R>): Promise<RecordResult> {
+  return mode.kind === 'statement' ? inStatementMode(mode.statement, claim) : inTransactionMode(mode.handle, claim);
 }

@@ -1,8 +1,7 @@
 import type { ClaimTarget } from '../claim/claim.js';
 import type { ResolvedOptions } from '../options.js';
-import type { OutboxBatch } from '../outbox/outbox-batch.js';
-import type { RetryPolicy } from '../retry.js';
 import { applyRecord, rejectRecord } from './apply.js';
+import type { BatchWork } from './batch-work.js';
 import { isPermanentError } from '../permanent-error.js';
 import { inboxTableMissing } from './errors.js';
 import { reportLateQuery } from './observe.js';
@@ -22,37 +21,29 @@ function claimTarget<T, R>(options: ResolvedOptions<T, R>, prepared: PreparedRec
  *
  * @example
  * ```ts
- * const result = await processRecord(prepared, options, sqsSource.parse, policy); // { kind: 'processed' }
+ * const result = await processRecord(prepared, { options, defaultParse: sqsSource.parse, policy, outbox, remainingMs }); // { kind: 'processed' }
  * ```
  */
-export async function processRecord<T, R>(
-  prepared: PreparedRecord<R>,
-  options: ResolvedOptions<T, R>,
-  defaultParse: (record: R) => unknown,
-  policy: RetryPolicy,
-  outbox?: OutboxBatch,
-): Promise<RecordResult> {
-  const result = await settleRecord(prepared, options, defaultParse, policy, outbox);
+export async function processRecord<T, R>(prepared: PreparedRecord<R>, work: BatchWork<T, R>): Promise<RecordResult> {
+  const result = await settleRecord(prepared, work);
   return result.kind === 'failed' ? { kind: 'failed', error: inboxTableMissing(result.error) ?? result.error } : result;
 }
 
-async function settleRecord<T, R>(
-  prepared: PreparedRecord<R>,
-  options: ResolvedOptions<T, R>,
-  defaultParse: (record: R) => unknown,
-  policy: RetryPolicy,
-  outbox: OutboxBatch | undefined,
-): Promise<RecordResult> {
+async function settleRecord<T, R>(prepared: PreparedRecord<R>, work: BatchWork<T, R>): Promise<RecordResult> {
+  const { options, policy } = work;
   if (!prepared.key.ok) return rejectRecord(options.db, claimTarget(options, prepared, prepared.rejectKey), prepared.key.error, policy);
   const target = claimTarget(options, prepared, prepared.key.key);
   let message: T;
   try {
-    message = options.parse ? await options.parse(prepared.record) : (defaultParse(prepared.record) as T);
+    message = options.parse ? await options.parse(prepared.record) : (work.defaultParse(prepared.record) as T);
   } catch (error) {
     return rejectRecord(options.db, target, error, policy);
   }
   try {
-    return await applyRecord(options.db, options.mode, message, prepared.record, target, policy, () => reportLateQuery(prepared.messageId, target.key, options), outbox);
+    return await applyRecord(options.mode, {
+      db: options.db, message, record: prepared.record, target, policy, outbox: work.outbox,
+      onLateQuery: () => reportLateQuery(prepared.messageId, target.key, options),
+    });
   } catch (error) {
     if (isPermanentError(error)) return rejectRecord(options.db, target, error, policy);
     return { kind: 'failed', error };

@@ -9,6 +9,7 @@ import { laneItems, runLanes } from './lanes.js';
 import { keyOf } from './message-key.js';
 import { observe, reportMissingTable } from './observe.js';
 import type { PreparedRecord, RecordResult } from './prepared-record.js';
+import type { BatchWork } from './batch-work.js';
 import { processRecord } from './process-record.js';
 import type { RecordSource } from './record-source.js';
 import { runStatementBatch } from './statement-batch.js';
@@ -24,6 +25,7 @@ export interface SettledRecord<R> {
 
 /** What earlier records of the lane and the batch did. */
 interface SkipState {
+  readonly laneName: RecordSource<unknown>['laneName'];
   readonly laneFailed: boolean;
   readonly batchFailed: boolean;
   /** The batch met a database without the inbox table: no later record can succeed. */
@@ -55,10 +57,12 @@ function laneOf<R>(prepared: PreparedRecord<R>): string {
   return prepared.key.ok ? `key:${prepared.key.key}` : `message:${prepared.messageId}`;
 }
 
-function skipError<T, R>(item: PreparedRecord<R>, state: SkipState, options: ResolvedOptions<T, R>, source: RecordSource<R>, remainingMs: number): Error | undefined {
+function skipError<T, R>(item: PreparedRecord<R>, state: SkipState, work: BatchWork<T, R>): Error | undefined {
+  const { options } = work;
   if (state.tableMissing) return state.tableMissing;
-  if (item.lane !== undefined && state.laneFailed) return new LaneBlockedError(source.laneName);
+  if (item.lane !== undefined && state.laneFailed) return new LaneBlockedError(state.laneName);
   if (item.lane !== undefined && options.laneFailure === 'batch' && state.batchFailed) return new LaneBlockedError('batch');
+  const remainingMs = work.remainingMs();
   if (remainingMs < options.deadlineMarginMs) return new DeadlineError(remainingMs, options.deadlineMarginMs);
   return undefined;
 }
@@ -119,11 +123,12 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
   let batchFailed = false;
   let tableMissing: InboxTableMissingError | undefined;
   const outbox = options.outbox && outboxBatch({ ...options, outbox: options.outbox, remainingMs, policy });
+  const work: BatchWork<T, R> = { options, defaultParse: (r) => source.parse(r), policy, outbox, remainingMs };
   const trace = startBatchTrace(options.consumer, source.system, prepared, (item) => tracedRecord(item, source));
 
   const lanes = laneItems(prepared, laneOf);
   // Statement mode: what one batch of statements settles first; the rest runs a statement a record.
-  const batched = await runStatementBatch(lanes, options, (r) => source.parse(r), outbox, remainingMs, (item, work) => trace.message(item).run(work));
+  const batched = await runStatementBatch(lanes, work, (item, run) => trace.message(item).run(run));
 
   await runLanes(lanes, options.concurrency, async (lane) => {
     let laneFailed = false;
@@ -132,10 +137,10 @@ async function settle<T, R>(records: readonly R[], context: Context | undefined,
       const span = trace.message(item);
       const early = batched.get(item);
       // A record the batch committed is processed; one it found claimed is held back as any other.
-      const skipped = early?.result.kind === 'processed' ? undefined : skipError(item, { laneFailed, batchFailed, tableMissing }, options, source, remainingMs());
+      const skipped = early?.result.kind === 'processed' ? undefined : skipError(item, { laneName: source.laneName, laneFailed, batchFailed, tableMissing }, work);
       const result: RecordResult = skipped
         ? { kind: 'skipped', error: skipped }
-        : early?.result ?? await span.run(() => processRecord(item, options, (r) => source.parse(r), policy, outbox));
+        : early?.result ?? await span.run(() => processRecord(item, work));
       if (tableMissing === undefined && isInboxTableMissing(result.error)) {
         tableMissing = result.error;
         reportMissingTable(tableMissing, options);

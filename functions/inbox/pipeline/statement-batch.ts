@@ -2,6 +2,7 @@ import { classifyExisting, guardedStatement, type ClaimTarget } from '../claim/c
 import { claimedKeysStatement, type ClaimedKeyRow } from '../claim/claimed-keys.js';
 import type { Database } from '../database/database.js';
 import type { ResolvedOptions, StatementModeOptions } from '../options.js';
+import type { BatchWork } from './batch-work.js';
 import type { OutboxBatch, StatementWrites } from '../outbox/outbox-batch.js';
 import type { SqlStatement } from '../sql/sql.js';
 import type { Lane } from './lanes.js';
@@ -134,14 +135,14 @@ async function claimedAlready<R>(db: Database, consumer: string, candidates: rea
  *
  * @example
  * ```ts
- * const settled = await runStatementBatch(lanes, options, (r) => source.parse(r), outbox, remainingMs);
+ * const settled = await runStatementBatch(lanes, { options, defaultParse: (r) => source.parse(r), policy, outbox, remainingMs });
  * settled.get(item)?.result // { kind: 'processed' }
  * ```
  */
 export async function runStatementBatch<T, R>(
-  lanes: readonly Lane<PreparedRecord<R>>[], options: ResolvedOptions<T, R>, defaultParse: (record: R) => unknown,
-  outbox: OutboxBatch | undefined, remainingMs: () => number, within: Within<R> = (_, work) => work(),
+  lanes: readonly Lane<PreparedRecord<R>>[], work: BatchWork<T, R>, within: Within<R> = (_, run) => run(),
 ): Promise<BatchSettled<R>> {
+  const { options, defaultParse, outbox, remainingMs } = work;
   const settled: BatchSettled<R> = new Map();
   const { db, mode } = options;
   if (mode.kind !== 'statement' || !options.batchStatements || db.batch === undefined || !twoOrMore(lanes) || remainingMs() < options.deadlineMarginMs) return settled;

@@ -1,11 +1,11 @@
 import { OUTBOX_TARGET_NAME, TIME_DEFAULTS } from '../../functions/inbox/contract.js';
-import { isWhole, seconds } from '../consumer/consumer-rules.js';
-import type { ConsumerRule } from '../consumer/consumer-rules.js';
-import type { InboxConsumerSettings } from '../consumer/consumer-settings.js';
+import { isWhole, seconds } from '../shared/rule-words.js';
+import type { ConsumerRule } from '../shared/rule-words.js';
+import type { InboxConsumerSettings } from './consumer-settings.js';
 import { roleNameProblem } from '../database/role-name.js';
-import { outboxTargetKind } from './outbox-targets.js';
-import { RELAY_SCHEDULE_MINUTES } from './outbox-settings.js';
-import type { OutboxSettings } from './outbox-settings.js';
+import { outboxTargetKind } from '../outbox/outbox-targets.js';
+import { RELAY_SCHEDULE_MINUTES } from '../outbox/outbox-settings.js';
+import type { OutboxSettings } from '../outbox/outbox-settings.js';
 
 type Rule = ConsumerRule<InboxConsumerSettings>;
 

@@ -2,8 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CONSUMER_DEFAULTS } from './consumer-settings.js';
-import { ALARM_AT_LEAST_ONCE } from './outcome-alarms.js';
+import { CONSUMER_DEFAULTS } from './consumer-defaults.js';
+import { ALARM_AT_LEAST_ONCE } from './alarm-targets.js';
 
 /**
  * A queue that holds what failed for good (an SQS consumer's DLQ, a Kafka consumer's on-failure
