@@ -70,8 +70,28 @@ export const DATABASE_ROLE_ACCESS = {
   operator: 'operator',
 } as const;
 
-/** One of `consumer | cleanup | relay`. */
+/** One of `consumer | cleanup | relay | operator`. */
 export type DatabaseRoleAccess = (typeof DATABASE_ROLE_ACCESS)[keyof typeof DATABASE_ROLE_ACCESS];
+
+/**
+ * The stack outputs the constructs make for `npx sqs-inbox --stack NAME`, and how their keys are
+ * built: `SqsInboxDatabase<id><field>` for each `InboxDatabase` and `SqsInboxConsumer<id><field>`
+ * for each consumer attached to one, where `<id>` is the construct's path in its stack in
+ * PascalCase, letters and digits only (`Orders/ship-worker`: `OrdersShipWorker`). No field name ends
+ * another of its kind, so a key reads back into one id and one field. A consumer's `database` output
+ * holds its database's `<id>`; a Kafka consumer has no queue outputs.
+ *
+ * @example
+ * ```ts
+ * `${STACK_OUTPUTS.databasePrefix}Inbox${STACK_OUTPUTS.database.clusterArn}` // 'SqsInboxDatabaseInboxClusterArn'
+ * ```
+ */
+export const STACK_OUTPUTS = {
+  databasePrefix: 'SqsInboxDatabase',
+  consumerPrefix: 'SqsInboxConsumer',
+  database: { clusterArn: 'ClusterArn', operatorSecretArn: 'OperatorSecretArn', databaseName: 'DatabaseName' },
+  consumer: { name: 'Name', queueUrl: 'QueueUrl', deadLetterQueueUrl: 'DlqUrl', database: 'Database' },
+} as const;
 
 /**
  * What the kit's own migrations are recorded as in schema_migrations, before their file name

@@ -1,6 +1,7 @@
 import type { CustomResource, Duration } from 'aws-cdk-lib';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import type { RoleSecretRotation } from './role-secret-rotation.js';
 
@@ -23,6 +24,22 @@ export interface AddConsumerOptions {
 export interface AddOutboxRelayOptions {
   /** The relay's database role, e.g. `order_worker_relay`. */
   readonly databaseRole: string;
+}
+
+/** What a consumer tells its database once its source is made: its name, and its queues when it reads SQS. */
+export interface InboxDatabaseConsumerSource {
+  /** The consumer's name (`INBOX_CONSUMER`), the consumer_name of its rows. */
+  readonly consumerName: string;
+  /**
+   * The queue it consumes, where the operator's `rejected replay` sends a kept message back.
+   * @default none (a Kafka consumer)
+   */
+  readonly queue?: sqs.IQueue;
+  /**
+   * Its dead-letter queue.
+   * @default none
+   */
+  readonly deadLetterQueue?: sqs.IQueue;
 }
 
 /** A database role of the kit's: the name the project's migrations grant to, its twin and its secret. */
@@ -65,4 +82,10 @@ export interface IInboxDatabase extends IConstruct {
    * outbox tables (a secret, a twin and the secret's rotation, as a consumer's).
    */
   addOutboxRelay(relay: IConstruct, options: AddOutboxRelayOptions): InboxDatabaseRole;
+  /**
+   * Tells the database what a consumer attached to it (`addConsumer`) reads, once it is made: the
+   * database exports it for `npx sqs-inbox --stack` (its name and queues' URLs) and lets every
+   * operator it grants send to its queue.
+   */
+  addConsumerSource(consumer: IConstruct, source: InboxDatabaseConsumerSource): void;
 }

@@ -153,6 +153,14 @@ export interface InboxDatabaseProps extends AlarmTargetProps {
   readonly cleanupRole?: string;
 
   /**
+   * The operator's database role, the one `npx sqs-inbox` signs in as (through `grantOperator`):
+   * it reads the kit's tables and changes what the operator's commands change (a kept message's
+   * replay, a failed outbox row's retry, the audit rows), and nothing of the project's.
+   * @default 'inbox_operator'
+   */
+  readonly operatorRole?: string;
+
+  /**
    * Time between rotations of each role secret (alternating users, through the Data API).
    * @default Duration.days(30)
    */

@@ -45,6 +45,7 @@ export const INBOX_DATABASE_DEFAULTS = {
   cleanupSchedule: 'cron(17 3 * * ? *)',
   cleanupBatchSize: CLEANUP_BATCH_SIZE.default,
   cleanupRole: 'inbox_cleanup',
+  operatorRole: 'inbox_operator',
   /** The shortest cleanup retention: an inbox that forgets within a day forgets redeliveries. */
   minimumCleanupRetention: Duration.days(1),
   rotateRoleSecretsAfter: Duration.days(30),
@@ -115,6 +116,7 @@ export interface InboxDatabaseSettings {
   readonly cleanupSchedule: events.Schedule;
   readonly cleanupBatchSize: number;
   readonly cleanupRole: string;
+  readonly operatorRole: string;
   readonly rotateRoleSecretsAfter: Duration;
   readonly metricsNamespace: string;
   readonly logRetention: logs.RetentionDays;
@@ -155,6 +157,7 @@ export function resolveDatabaseSettings(props: InboxDatabaseProps): InboxDatabas
     cleanupSchedule: props.cleanupSchedule ?? events.Schedule.expression(defaults.cleanupSchedule),
     cleanupBatchSize: props.cleanupBatchSize ?? defaults.cleanupBatchSize,
     cleanupRole: props.cleanupRole ?? defaults.cleanupRole,
+    operatorRole: props.operatorRole ?? defaults.operatorRole,
     rotateRoleSecretsAfter: props.rotateRoleSecretsAfter ?? defaults.rotateRoleSecretsAfter,
     metricsNamespace: props.metricsNamespace ?? defaults.metricsNamespace,
     logRetention: props.logRetention ?? defaults.logRetention,
@@ -251,6 +254,14 @@ const RULES: readonly DatabaseRule[] = [
   {
     breaks: (s) => roleNameProblem(s.cleanupRole) !== undefined,
     message: (s) => `cleanupRole must be a role the kit can make: ${roleNameProblem(s.cleanupRole)}, but ${JSON.stringify(s.cleanupRole)} was provided.`,
+  },
+  {
+    breaks: (s) => roleNameProblem(s.operatorRole) !== undefined,
+    message: (s) => `operatorRole must be a role the kit can make: ${roleNameProblem(s.operatorRole)}, but ${JSON.stringify(s.operatorRole)} was provided.`,
+  },
+  {
+    breaks: (s) => s.operatorRole === s.cleanupRole,
+    message: (s) => `operatorRole and cleanupRole must be two roles, but both are ${JSON.stringify(s.cleanupRole)}: give one another name.`,
   },
 ];
 

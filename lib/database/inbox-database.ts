@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Duration, Lazy, Stack } from 'aws-cdk-lib';
 import type { CustomResource } from 'aws-cdk-lib';
 import type * as events from 'aws-cdk-lib/aws-events';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -14,14 +15,17 @@ import { InboxCleanup } from '../cleanup/inbox-cleanup.js';
 import { clusterKey } from '../shared/cluster-key.js';
 import { CONSUMER_DEFAULTS } from '../shared/consumer-defaults.js';
 import { alarmActionsOf } from '../shared/alarm-targets.js';
+import { CONSUMER_DATA_API_ACTIONS, grantDataApiCalls } from '../data-api-access.js';
 import { InfraConfigError } from '../infra-config-error.js';
-import type { AddConsumerOptions, AddOutboxRelayOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseRole } from './database-consumer.js';
+import type { AddConsumerOptions, AddOutboxRelayOptions, IInboxDatabase, InboxDatabaseConsumer, InboxDatabaseConsumerSource, InboxDatabaseRole } from './database-consumer.js';
 import type { InboxDatabaseProps } from './inbox-database-props.js';
 import { resolveDatabaseSettings, validateDatabase, type InboxDatabaseSettings } from './inbox-database-settings.js';
 import { MigrationsResource } from './migrations-resource.js';
+import { grantReplayQueue, grantStackOutputs } from './operator-access.js';
 import { RoleSecretRotation } from './role-secret-rotation.js';
 import { roleNameFor, roleNameProblem } from './role-name.js';
 import { serverlessCluster } from './serverless-cluster.js';
+import { consumerOutputs, databaseOutputs } from './stack-outputs.js';
 
 /** A role the construct manages, with what it may do on the kit's tables. */
 interface ManagedRole {
@@ -45,8 +49,11 @@ const rolesOfApp = new WeakMap<IConstruct, Map<string, Map<string, string>>>();
  * that consumer may read, a twin for alternating-users rotation and the secret's rotation every 30
  * days, all made and given its password by the migrations step (the project's migrations grant
  * their own tables to it by name), and one for the outbox relay of each consumer with an outbox
- * (`addOutboxRelay`); and the cleanup, on a daily schedule, as a role of its own,
- * keeping every row the longest `inboxRetention` of its consumers asks for, with its alarms. No
+ * (`addOutboxRelay`); the cleanup, on a daily schedule, as a role of its own,
+ * keeping every row the longest `inboxRetention` of its consumers asks for, with its alarms; and an
+ * operator role (`operatorRole`) for `npx sqs-inbox`, with its rotated secret, which `grantOperator`
+ * lets a person's or a job's IAM role use, and stack outputs (`STACK_OUTPUTS`) from which
+ * `npx sqs-inbox --stack` finds the cluster, the secret, the database and its consumers. No
  * function of it runs in a VPC: all of them reach the database through the Data API. Settings that
  * cannot work are refused at synth with `InfraConfigError`.
  *
@@ -80,11 +87,16 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
   public readonly cleanupAlarms: CleanupAlarms;
   /** The cleanup's database role. */
   public readonly cleanupRole: InboxDatabaseRole;
+  /** The operator's database role, what `npx sqs-inbox` signs in as (`grantOperator`). */
+  public readonly operatorRole: InboxDatabaseRole;
   private readonly settings: InboxDatabaseSettings;
   private readonly migrationsResource: MigrationsResource;
   private readonly rolesScope: Construct;
   private readonly managed: ManagedRole[] = [];
   private readonly consumers: InboxDatabaseConsumer[] = [];
+  /** Those granted `grantOperator`, and the queues they may send a replay to: a grant or a queue that comes later meets every one before it. */
+  private readonly operators: iam.IGrantable[] = [];
+  private readonly replayQueues: sqs.IQueue[] = [];
 
   public constructor(scope: Construct, id: string, props: InboxDatabaseProps = {}) {
     super(scope, id);
@@ -131,6 +143,9 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
     this.cleanupAlarms = cleanup.alarms;
     const actions = alarmActionsOf(props);
     for (const alarm of Object.values(this.cleanupAlarms)) alarm.addAlarmAction(...actions);
+
+    this.operatorRole = this.addRole(settings.operatorRole, DATABASE_ROLE_ACCESS.operator, `${this.node.path} (its operator)`);
+    databaseOutputs(this, { clusterArn: this.cluster.clusterArn, operatorSecretArn: this.operatorRole.secret.secretArn, databaseName: this.databaseName });
   }
 
   /**
@@ -192,6 +207,44 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
     return this.addRole(options.databaseRole, DATABASE_ROLE_ACCESS.relay, relay.node.path);
   }
 
+  /**
+   * Lets `grantee` (an on-call person's role, a CI job's) run `npx sqs-inbox` as the operator role:
+   * the Data API calls on the cluster, reading the operator role's secret (the database role then
+   * limits it to the kit's tables), DescribeStacks on this stack for `--stack`, and sending to the
+   * queue of each SQS consumer attached (`rejected replay`), those attached later included. The
+   * grant returned holds the first three.
+   *
+   * @example
+   * ```ts
+   * const onCall = new iam.Role(this, 'OnCall', { assumedBy: new iam.AccountRootPrincipal() });
+   * inboxDatabase.grantOperator(onCall); // then: npx sqs-inbox status --stack MyStack
+   * ```
+   */
+  public grantOperator(grantee: iam.IGrantable): iam.Grant {
+    this.operators.push(grantee);
+    for (const queue of this.replayQueues) grantReplayQueue(queue, grantee);
+    return grantDataApiCalls(this.cluster, grantee, CONSUMER_DATA_API_ACTIONS)
+      .combine(this.operatorRole.secret.grantRead(grantee))
+      .combine(grantStackOutputs(this, grantee));
+  }
+
+  /**
+   * Takes what an attached consumer reads, once it is made (`InboxConsumer` and
+   * `InboxKafkaConsumer` call this): its stack outputs for `npx sqs-inbox --stack`, and its queue
+   * for every operator granted (`grantOperator`).
+   *
+   * @example
+   * ```ts
+   * inboxDatabase.addConsumerSource(consumer, { consumerName: 'ship-order', queue, deadLetterQueue });
+   * ```
+   */
+  public addConsumerSource(consumer: IConstruct, source: InboxDatabaseConsumerSource): void {
+    consumerOutputs(consumer, { consumerName: source.consumerName, database: this, queueUrl: source.queue?.queueUrl, deadLetterQueueUrl: source.deadLetterQueue?.queueUrl });
+    if (source.queue === undefined) return;
+    this.replayQueues.push(source.queue);
+    for (const grantee of this.operators) grantReplayQueue(source.queue, grantee);
+  }
+
   private addRole(name: string, access: DatabaseRoleAccess, owner: string): InboxDatabaseRole {
     this.claimRoleName(name, owner);
     const group = new Construct(this.rolesScope, name);
@@ -223,7 +276,7 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
     if (holder !== undefined) {
       throw new InfraConfigError(`The database role ${JSON.stringify(name)} of ${owner} is already ${holder}'s on this cluster (roles belong to the `
         + 'whole cluster, and one role shared by two would make each deploy reset the other\'s password): give one of them another '
-        + 'databaseRole (cleanupRole for a cleanup, outbox.relayDatabaseRole for a relay).');
+        + 'databaseRole (cleanupRole for a cleanup, operatorRole for the operator, outbox.relayDatabaseRole for a relay).');
     }
     roles.set(name, owner);
   }

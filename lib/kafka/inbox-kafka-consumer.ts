@@ -121,6 +121,7 @@ export class InboxKafkaConsumer extends InboxConsumerBase<KafkaSettings> {
 
     this.alarms = { ...this.outcomeAlarms, ...this.withAlarmActions(this.makeTopicAlarms()) };
     this.warnOfOnFailure();
+    props.database?.addConsumerSource(this, { consumerName: settings.serviceName });
   }
 
   /** The consumer group the event source joins. */

@@ -112,6 +112,7 @@ export class InboxConsumer extends InboxConsumerBase<SqsSettings> {
 
     this.alarms = { ...this.outcomeAlarms, ...this.withAlarmActions(this.makeQueueAlarms()) };
     this.warnOfImportedQueues();
+    props.database?.addConsumerSource(this, { consumerName: settings.serviceName, queue: this.queue, deadLetterQueue: this.deadLetterQueue });
   }
 
   /**

@@ -43,8 +43,10 @@ export interface InboxStackProps extends StackProps {
  * ships to a second FIFO queue, with a relay every minute (role `order_worker_relay`); the notice
  * worker, a second `InboxConsumer` on that queue with an inbox of its own (role `notice_worker`,
  * `migrations/0007_shipment_notices.sql`); one alarm topic for every alarm (with an e-mail
- * subscription when `alarmEmail` is set); a dashboard; and outputs for the queue URLs, the cluster
- * ARN, the owner's secret ARN and the alarm topic.
+ * subscription when `alarmEmail` is set); a dashboard; outputs for the queue URLs, the cluster
+ * ARN, the owner's secret ARN and the alarm topic; and the constructs' own outputs for
+ * `npx sqs-inbox --stack SqsInbox-dev` (the operator role, `inbox_operator`, is granted to no one
+ * here: a project grants it to its on-call role with `database.grantOperator`).
  *
  * @example
  * ```ts

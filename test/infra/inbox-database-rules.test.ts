@@ -199,7 +199,7 @@ describe('a consumer\'s database role', () => {
     const stack = bareStack();
     const imported = importedCluster(stack);
     const orders = new InboxDatabase(stack, 'Orders', { ...imported, databaseName: 'orders' });
-    const billing = new InboxDatabase(stack, 'Billing', { ...imported, databaseName: 'billing', cleanupRole: 'billing_cleanup' });
+    const billing = new InboxDatabase(stack, 'Billing', { ...imported, databaseName: 'billing', cleanupRole: 'billing_cleanup', operatorRole: 'billing_operator' });
     new InboxConsumer(stack, 'Worker', { database: orders, entry: WORKER_ENTRY });
     expectRefused(() => new InboxConsumer(stack, 'Other', { database: orders, entry: WORKER_ENTRY, databaseRole: 'worker' }),
       /The database role "worker" of DatabaseTest\/Other is already DatabaseTest\/Worker's on this cluster/);

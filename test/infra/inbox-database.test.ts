@@ -93,8 +93,8 @@ describe('an InboxDatabase with every default: the cluster it makes', () => {
     const acks = acknowledgments(stack);
     expect(acks.map((ack) => ack.rule.replace(/^Annotation::/, '').replace(/\[.*$/, '')).sort()).toEqual([
       // The made cluster (IAM database authentication, the owner secret), the migrations provider, the
-      // cleanup schedule's DLQ, the cleanup role's rotation (its two wildcards).
-      'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4', 'AwsSolutions-SQS3',
+      // cleanup schedule's DLQ, the cleanup and operator roles' rotations (two wildcards each).
+      'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-IAM5', 'AwsSolutions-RDS6', 'AwsSolutions-SMG4', 'AwsSolutions-SQS3',
     ]);
     expect(new Set(acks.map((ack) => ack.reason)).size).toBe(acks.length);
   });
@@ -180,25 +180,28 @@ describe('consumers attached to an InboxDatabase', () => {
     const migrateId = idOf(database.migrateFunction);
     expect(joinedJson(environmentOf(migrateId)[INBOX_ENV.databaseRoles])).toEqual({
       inbox_cleanup: { secretArn: refOf(stack, database.cleanupRole.secret), access: 'cleanup' },
+      inbox_operator: { secretArn: refOf(stack, database.operatorRole.secret), access: 'operator' },
       orders: { secretArn: refOf(stack, orders.secret), access: 'consumer' },
       ship_orders: { secretArn: refOf(stack, shipping.secret), access: 'consumer' },
       payment_worker: { secretArn: refOf(stack, payments.secret), access: 'consumer' },
       ledger: { secretArn: refOf(stack, ledger.secret), access: 'consumer' },
     });
-    const secrets = [orders.secret, shipping.secret, payments.secret, ledger.secret, database.cleanupRole.secret].map((secret) => stack.resolve(secret.secretArn));
+    const secrets = [orders.secret, shipping.secret, payments.secret, ledger.secret, database.cleanupRole.secret, database.operatorRole.secret]
+      .map((secret) => stack.resolve(secret.secretArn));
     expect(secretsReadBy(migrateId)).toEqual(expect.arrayContaining([...secrets, stack.resolve(database.ownerSecret.secretArn)]));
     expect(secretsReadBy(migrateId)).toHaveLength(secrets.length + 1);
   });
 
   it('have their secrets generated as { username, password } of their role, and rotated on a schedule of their own after the migrations', () => {
     const schedules = Object.entries(template.findResources('AWS::SecretsManager::RotationSchedule'));
-    const secretIds = [orders.secret, shipping.secret, database.cleanupRole.secret, payments.secret, ledger.secret].map((secret) => (stack.resolve(secret.secretArn) as { Ref: string }).Ref);
+    const secretIds = [orders.secret, shipping.secret, database.cleanupRole.secret, database.operatorRole.secret, payments.secret, ledger.secret]
+      .map((secret) => (stack.resolve(secret.secretArn) as { Ref: string }).Ref);
     expect(schedules.map(([, schedule]) => (schedule.Properties.SecretId as { Ref: string }).Ref).sort()).toEqual([...secretIds].sort());
     for (const [, schedule] of schedules) {
       expect(schedule.DependsOn).toContain(migrationsId);
       expect(schedule.Properties).toMatchObject({ RotationRules: { ScheduleExpression: 'rate(14 days)' } });
     }
-    for (const [role, secretId] of [['orders', secretIds[0]], ['ship_orders', secretIds[1]], ['inbox_cleanup', secretIds[2]]] as const) {
+    for (const [role, secretId] of [['orders', secretIds[0]], ['ship_orders', secretIds[1]], ['inbox_cleanup', secretIds[2]], ['inbox_operator', secretIds[3]]] as const) {
       expect(resources[secretId!]!.Properties).toMatchObject({
         GenerateSecretString: { GenerateStringKey: 'password', PasswordLength: 30, SecretStringTemplate: JSON.stringify({ username: role }) },
       });

@@ -213,9 +213,9 @@ describe('the reference stack with the default context (bundled once)', () => {
   });
 
   describe('functions', () => {
-    it('are all arm64 (the two workers, the relay, the migrate function, the cleanup, the four rotations) and none lives in the VPC', () => {
+    it('are all arm64 (the two workers, the relay, the migrate function, the cleanup, the five rotations, the operator role\'s among them) and none lives in the VPC', () => {
       const ours = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Architectures: ['arm64'] } }));
-      expect(ours).toHaveLength(9);
+      expect(ours).toHaveLength(10);
       template.allResourcesProperties('AWS::Lambda::Function', { VpcConfig: Match.absent() });
     });
   });

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type pg from 'pg';
@@ -25,6 +26,7 @@ export interface CliSetup {
   readonly answer?: boolean;
   readonly sqsClient?: SQSClient;
   readonly rdsDataClient?: RDSDataClient;
+  readonly cloudFormationClient?: CloudFormationClient;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function sqsInbox(args: readonly string[], setup: CliSetup): Promis
     actor: 'on-call@test',
     ...(setup.sqsClient === undefined ? {} : { sqsClient: () => setup.sqsClient! }),
     ...(setup.rdsDataClient === undefined ? {} : { rdsDataClient: () => setup.rdsDataClient! }),
+    ...(setup.cloudFormationClient === undefined ? {} : { cloudFormationClient: () => setup.cloudFormationClient! }),
   });
   return { code, stdout, stderr, asked, json: <T>() => JSON.parse(stdout) as T };
 }

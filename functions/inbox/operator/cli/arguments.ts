@@ -18,6 +18,9 @@ export const COMMON_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   'cluster-arn': { type: 'string', description: 'the Aurora cluster, through the Data API (default: CLUSTER_ARN)' },
   'secret-arn': { type: 'string', description: 'the secret the Data API signs in with, the operator role\'s (default: SECRET_ARN)' },
   database: { type: 'string', description: 'the database on the cluster (default: DATABASE_NAME)' },
+  stack: { type: 'string', description: 'read the cluster, secret and database from this CloudFormation stack\'s sqs-inbox outputs' },
+  'database-id': { type: 'string', description: 'with --stack: which InboxDatabase, when the stack has several (the <id> of its outputs)' },
+  region: { type: 'string', description: 'the AWS region of the stack, the cluster and the queues (default: AWS_REGION)' },
   json: { type: 'boolean', description: 'answer in JSON, for scripts (the same fields as the table)' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
@@ -78,6 +81,8 @@ export function countOf(text: string, flag: string, min = 1): number {
   return value;
 }
 
+/** The config of an AWS SDK client: the `--region` given, else the SDK's own (AWS_REGION, the profile). */
+export const awsClientConfig = (values: OptionValues): { region?: string } => (typeof values.region === 'string' ? { region: values.region } : {});
 /** A string flag's value, or undefined. */
 export const stringOf = (values: OptionValues, name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
 /** A repeatable string flag's values. */

@@ -1,3 +1,4 @@
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { RDSDataClient } from '@aws-sdk/client-rds-data';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
@@ -24,6 +25,7 @@ export interface CliIo {
   readonly stderrTerminal?: boolean;
   readonly sqsClient?: () => SQSClient;
   readonly rdsDataClient?: () => RDSDataClient;
+  readonly cloudFormationClient?: () => CloudFormationClient;
 }
 
 /** What a command answers: the same fields for `--json` and for the terminal's text, and its exit code. */

@@ -3,7 +3,7 @@ import type { Database, Transaction } from '../../database/database.js';
 import { sql, type SqlStatement } from '../../sql/sql.js';
 import { KeptReplayRefusedError, OperatorCommandError } from '../errors.js';
 import { replayKept } from '../replay-kept.js';
-import { countOf, stringOf, stringsOf, timeOf, type OptionSpec, type OptionValues } from './arguments.js';
+import { awsClientConfig, countOf, stringOf, stringsOf, timeOf, type OptionSpec, type OptionValues } from './arguments.js';
 import { auditRun, writeAudit } from './audit.js';
 import type { CommandResult } from './cli-io.js';
 import { inChunks, whereAll, type Command } from './command.js';
@@ -95,7 +95,7 @@ export const rejectedReplayCommand: Command = {
     }
     const run = auditRun('rejected replay', io.actor);
     const filters = Object.fromEntries(Object.keys(FILTERS).filter((name) => values[name] !== undefined).map((name) => [name, values[name]]));
-    const client = io.sqsClient?.() ?? new SQSClient({});
+    const client = io.sqsClient?.() ?? new SQSClient(awsClientConfig(values));
     const queueUrl = stringOf(values, 'queue-url');
     const replayed: Replayed[] = [];
     const progress = progressOf(io, 'rejected replay', rows.length);

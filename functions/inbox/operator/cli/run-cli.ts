@@ -73,7 +73,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 0;
     }
     if (positionals.length > 0 && command.usage === '') throw new OperatorCommandError(`\`sqs-inbox ${command.name}\` takes no ${JSON.stringify(positionals[0])}: run \`sqs-inbox ${command.name} --help\` for its options.`);
-    db = openDatabase(values, io);
+    db = await openDatabase(values, io);
     const result = await command.run({ values, positionals, io, db });
     io.stdout(values.json === true ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return result.exitCode;
