@@ -21,7 +21,7 @@ import type { AddConsumerOptions, AddOutboxRelayOptions, IInboxDatabase, InboxDa
 import type { InboxDatabaseProps } from './inbox-database-props.js';
 import { resolveDatabaseSettings, validateDatabase, type InboxDatabaseSettings } from './inbox-database-settings.js';
 import { MigrationsResource } from './migrations-resource.js';
-import { grantReplayQueue, grantStackOutputs } from './operator-access.js';
+import { grantOperatedQueues, grantStackOutputs } from './operator-access.js';
 import { RoleSecretRotation } from './role-secret-rotation.js';
 import { roleNameFor, roleNameProblem } from './role-name.js';
 import { serverlessCluster } from './serverless-cluster.js';
@@ -96,7 +96,7 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
   private readonly consumers: InboxDatabaseConsumer[] = [];
   /** Those granted `grantOperator`, and the queues they may send a replay to: a grant or a queue that comes later meets every one before it. */
   private readonly operators: iam.IGrantable[] = [];
-  private readonly replayQueues: sqs.IQueue[] = [];
+  private readonly operatedQueues: { readonly queue: sqs.IQueue; readonly deadLetterQueue?: sqs.IQueue }[] = [];
 
   public constructor(scope: Construct, id: string, props: InboxDatabaseProps = {}) {
     super(scope, id);
@@ -211,8 +211,9 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
    * Lets `grantee` (an on-call person's role, a CI job's) run `npx sqs-inbox` as the operator role:
    * the Data API calls on the cluster, reading the operator role's secret (the database role then
    * limits it to the kit's tables), DescribeStacks on this stack for `--stack`, and sending to the
-   * queue of each SQS consumer attached (`rejected replay`), those attached later included. The
-   * grant returned holds the first three.
+   * queue of each SQS consumer attached (`rejected replay`, `dlq redrive`) and receiving from and
+   * deleting on its DLQ (`dlq redrive`), those attached later included. The grant returned holds the
+   * first three.
    *
    * @example
    * ```ts
@@ -222,7 +223,7 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
    */
   public grantOperator(grantee: iam.IGrantable): iam.Grant {
     this.operators.push(grantee);
-    for (const queue of this.replayQueues) grantReplayQueue(queue, grantee);
+    for (const queues of this.operatedQueues) grantOperatedQueues(queues, grantee);
     return grantDataApiCalls(this.cluster, grantee, CONSUMER_DATA_API_ACTIONS)
       .combine(this.operatorRole.secret.grantRead(grantee))
       .combine(grantStackOutputs(this, grantee));
@@ -241,8 +242,9 @@ export class InboxDatabase extends Construct implements IInboxDatabase {
   public addConsumerSource(consumer: IConstruct, source: InboxDatabaseConsumerSource): void {
     consumerOutputs(consumer, { consumerName: source.consumerName, database: this, queueUrl: source.queue?.queueUrl, deadLetterQueueUrl: source.deadLetterQueue?.queueUrl });
     if (source.queue === undefined) return;
-    this.replayQueues.push(source.queue);
-    for (const grantee of this.operators) grantReplayQueue(source.queue, grantee);
+    const queues = { queue: source.queue, deadLetterQueue: source.deadLetterQueue };
+    this.operatedQueues.push(queues);
+    for (const grantee of this.operators) grantOperatedQueues(queues, grantee);
   }
 
   private addRole(name: string, access: DatabaseRoleAccess, owner: string): InboxDatabaseRole {

@@ -73,9 +73,10 @@ describe('the operator role an InboxDatabase makes', () => {
 });
 
 describe('grantOperator', () => {
+  const DLQ_ACTIONS = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage'];
   const queueArn = (queue: sqs.IQueue) => stack.resolve(queue.queueArn);
 
-  it('lets the grantee make the Data API calls on the cluster, read the operator\'s secret, read this stack\'s outputs and send to each SQS consumer\'s queue, and nothing else', () => {
+  it('lets the grantee make the Data API calls on the cluster, read the operator\'s secret, read this stack\'s outputs, send to each SQS consumer\'s queue and move what its DLQ holds, and nothing else', () => {
     const byText = (grants: readonly unknown[]) => grants.map((grant) => JSON.stringify(grant)).sort();
     expect(byText(grantsOf(onCall))).toEqual(byText([
       {
@@ -86,14 +87,18 @@ describe('grantOperator', () => {
       { actions: ['cloudformation:DescribeStacks'], resources: [{ Ref: 'AWS::StackId' }] },
       { actions: ['sqs:GetQueueUrl', 'sqs:SendMessage'], resources: [queueArn(orders.queue)] },
       { actions: ['sqs:GetQueueUrl', 'sqs:SendMessage'], resources: [queueArn(refunds.queue)] },
+      { actions: DLQ_ACTIONS, resources: [queueArn(orders.deadLetterQueue!)] },
+      { actions: DLQ_ACTIONS, resources: [queueArn(refunds.deadLetterQueue!)] },
     ]));
   });
 
-  it('reads no other secret, and may not receive, delete or purge a queue\'s messages', () => {
+  it('reads no other secret, receives and deletes only on the consumers\' DLQs, and purges nothing', () => {
     const all = grantsOf(onCall);
     expect(all.filter((grant) => grant.actions.some((action) => action.startsWith('secretsmanager:'))).flatMap((grant) => grant.resources))
       .toEqual([stack.resolve(database.operatorRole.secret.secretArn)]);
-    expect(all.flatMap((grant) => grant.actions).filter((action) => /^sqs:(Receive|Delete|Purge)/.test(action))).toEqual([]);
+    expect(all.filter((grant) => grant.actions.some((action) => /^sqs:(Receive|Delete)/.test(action))).flatMap((grant) => grant.resources).map((arn) => JSON.stringify(arn)).sort())
+      .toEqual([queueArn(orders.deadLetterQueue!), queueArn(refunds.deadLetterQueue!)].map((arn) => JSON.stringify(arn)).sort());
+    expect(all.flatMap((grant) => grant.actions).filter((action) => action.startsWith('sqs:Purge'))).toEqual([]);
   });
 
   it('adds the data key of a queue encrypted with a key of the user\'s', () => {
