@@ -255,12 +255,12 @@ describe('the package as a user installs it: projects of their own, outside the 
       expect(out).toEqual(['public-types.js', ...emitted].sort());
     });
 
-    it('has InboxDatabase\'s migrations, with a role for each consumer and the cleanup, and a rotation for each role\'s secret', () => {
+    it('has InboxDatabase\'s migrations, with a role for each consumer, the cleanup and the operator, and a rotation for each role\'s secret', () => {
       const migrations = resources.filter((r) => r.Type === 'Custom::InboxMigrations');
       expect(migrations).toHaveLength(1);
       const roles = JSON.stringify(migrations[0]!.Properties.Roles);
-      for (const role of ['ship_orders', 'ship_orders_kafka', 'inbox_cleanup']) expect(roles).toContain(`\\"${role}\\":{`);
-      expect(resources.filter((r) => r.Type === 'AWS::SecretsManager::RotationSchedule')).toHaveLength(3);
+      for (const role of ['ship_orders', 'ship_orders_kafka', 'inbox_cleanup', 'inbox_operator']) expect(roles).toContain(`\\"${role}\\":{`);
+      expect(resources.filter((r) => r.Type === 'AWS::SecretsManager::RotationSchedule')).toHaveLength(4);
       expect(resources.filter((r) => r.Type === 'AWS::Events::Rule')).toHaveLength(1);
     });
 
