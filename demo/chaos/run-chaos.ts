@@ -52,12 +52,16 @@ export interface ChaosReport {
 }
 
 const VISIBILITY_TIMEOUT_SECONDS = 2;
+// The longest the database may be away whatever the pause: a PostgreSQL restart planned at 3 s took
+// 8.2 s on a loaded two-core machine (the server's own start), and burnt a Kafka position's retries.
+const OUTAGE_FLOOR_SECONDS = 12;
 // A message may fail this often before the DLQ, a Kafka position be retried this often before the
-// on-failure destination: enough receives to ride out a pause (each delivery fails within about a
-// second, the queue hands it out again after its visibility timeout, the poller retries after its
-// delay), and 5 more for the crashes and restarts, as few as that so a stuck order leaves soon.
-const receivesThrough = (pauseSeconds: number) => Math.ceil(pauseSeconds / VISIBILITY_TIMEOUT_SECONDS) + 5;
-const retriesThrough = (pauseSeconds: number) => Math.ceil(pauseSeconds / 0.75) + 5;
+// on-failure destination: enough receives to ride out the longest outage (each delivery fails within
+// about a second, the queue hands it out again after its visibility timeout, the poller retries
+// after its delay), and 5 more for the crashes, as few as that so a stuck order leaves soon.
+const outageSeconds = (pauseSeconds: number) => Math.max(pauseSeconds, OUTAGE_FLOOR_SECONDS);
+const receivesThrough = (pauseSeconds: number) => Math.ceil(outageSeconds(pauseSeconds) / VISIBILITY_TIMEOUT_SECONDS) + 5;
+const retriesThrough = (pauseSeconds: number) => Math.ceil(outageSeconds(pauseSeconds) / 0.75) + 5;
 const POLLERS = 3;
 const FUNCTION_TIMEOUT_MS = 15_000;
 
