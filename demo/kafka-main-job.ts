@@ -331,7 +331,10 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
 
   const database = await runDatabase(settings.databaseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  // A connection the server drops must not take the run down, idle in the pool or held between queries
+  // (a restart): the next query fails instead.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const run: KafkaRun = { settings, started, random, consumer, workload, database, databaseName: decodeURIComponent(new URL(database.url).pathname.slice(1)), pool, environments: [] };
   let failed = true;
   try {

@@ -442,6 +442,8 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
   // A connection the server drops at the end must not take the run down.
   pool.on('error', () => undefined);
+  // Nor one that drops while the run holds it between queries (a restart): the next query fails instead.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // With the second hop every order is traced, as the ADOT layer would, into an in-memory exporter.
   const traces = settings.outbox ? startTraceCheck() : undefined;
   const run: MainJobRun = { settings, plan, started, database, pool, traces, environments: [] };

@@ -48,6 +48,8 @@ export function databaseUrl(serverUrl: string, database: string): string {
 // One statement on its own short-lived connection, so no idle admin connection outlives a long run.
 async function admin(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
+  // A server that ends the session (a restart) must not take the process down: the call fails instead.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query(statement);

@@ -151,7 +151,10 @@ interface ChaosRun {
 async function startChaosDatabase(postgresUrl: string, steps: ReleaseStep[]): Promise<ChaosDatabase> {
   const scratch = await createScratchDatabase(postgresUrl, 'inbox_chaos');
   const pool = new pg.Pool({ connectionString: scratch.url, max: 6 });
+  // A connection the server drops must not take the run down, idle in the pool or held between queries
+  // (a restart): the next query fails instead.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   steps.push(() => pool.end());
   const dataApi = await restartableDataApi(scratch.url, 3000);
   steps.push(() => dataApi.close());
