@@ -435,6 +435,20 @@ function kafkaLog(run: KafkaRun): { log: KafkaLog; lostAcks: () => number } {
 function startKafkaWorker(run: KafkaRun, log: KafkaLog, api: RunningDataApi, worker: Database): { crashes: { beforeCommit: number; afterCommit: number }; tally: OutcomeTally } {
   const { settings, random } = run;
   const crashes = { beforeCommit: 0, afterCommit: 0 };
+  // Crashes spare a batch holding a record on its last attempt, as the SQS plan spares a message's
+  // last receive: a crash there fails the whole batch, and the event source parks all of it, not the
+  // stuck order alone. A record's deliveries are counted by its position.
+  const deliveries = new Map<string, number>();
+  const onLastAttempt = (records: readonly { topic: string; partition: number; offset: number }[]): boolean => {
+    let last = false;
+    for (const record of records) {
+      const position = `${record.topic}/${record.partition}/${record.offset}`;
+      const seen = deliveries.get(position) ?? 0;
+      deliveries.set(position, seen + 1);
+      if (seen >= settings.retryAttempts) last = true;
+    }
+    return last;
+  };
   const tally = outcomeTally();
   const { onOutcome } = tally;
   run.source = startKafkaEventSource({
@@ -451,7 +465,8 @@ function startKafkaWorker(run: KafkaRun, log: KafkaLog, api: RunningDataApi, wor
       handler: (db) => (event, context) => processKafkaBatch(event, context, kafkaWorker(settings.mode, db, { lockTimeoutMs: settings.lockTimeoutMs, onOutcome })),
       plan: (event) => {
         const records = Object.values(event.records).flat();
-        if (records.length === 0 || random() >= settings.crashRate) return undefined;
+        const last = onLastAttempt(records);
+        if (records.length === 0 || random() >= settings.crashRate || last) return undefined;
         const when = settings.crashes[Math.floor(random() * settings.crashes.length)]!;
         return { when, at: 1 + Math.floor(random() * records.length) };
       },
