@@ -5,6 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processBatch, sql, type Database, type TransactionModeOptions } from '../../functions/inbox/index.js';
 import { relayOutbox, sqsTarget } from '../../functions/inbox/outbox/index.js';
 import { sendMessages } from '../../functions/inbox/producer/index.js';
+import { keyedAttributes, messageSize, traceAttributeBytes } from '../../functions/inbox/producer/sqs-entry.js';
+import { resolvePublisher } from '../../functions/inbox/outbox/publisher.js';
+import { sendRows, type QueuedRow } from '../../functions/inbox/outbox/send-rows.js';
+import { AWS_LIMITS } from '../../functions/inbox/aws-limits.js';
+import { uuidv7 } from '../../functions/inbox/internal.js';
 import { toSqsRecord } from '../../local/event-source/index.js';
 import { drivers } from '../support/drivers.js';
 import { useInboxDatabase } from '../support/inbox-fixture.js';
@@ -158,6 +163,45 @@ describe.each(drivers)('statement mode, its statements batched, on $name', (driv
     expect(spans).toHaveLength(3);
     expect(rows.map((row) => row.trace_parent).sort()).toEqual(spans.map((span) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`).sort());
     expect(spans.map((span) => span.spanContext().traceId).sort()).toEqual(producers.map((producer) => producer.traceId).sort());
+  });
+});
+
+describe('a trace context goes only where its message still fits', () => {
+  const tracing = useTracing();
+  const keyBytes = (key: string) => messageSize('', keyedAttributes({}, key));
+  const firstLetters = (messages: Message[]) => Object.fromEntries(messages.map((message) => [message.Body!.slice(0, 1), traceparentOf(message)]));
+
+  it('sendMessages sends a message that fits its limit only without its trace context without it, one with room with it', async () => {
+    const url = await local.createQueue(queueName('orders'));
+    const { traceparent } = newTraceparent();
+    const room = traceAttributeBytes(traceparent);
+
+    const { result, span } = await tracing.inSpan('place orders', () => sendMessages(local.client, url, [
+      { body: 'f'.repeat(1024 - keyBytes('order-1')), key: 'order-1' },
+      { body: 'r'.repeat(1024 - keyBytes('order-2') - room), key: 'order-2' },
+    ], { maxBatchBytes: 1024 }));
+
+    expect(result.failed).toEqual([]);
+    expect(firstLetters(await drainMessages(local.client, url))).toEqual({ f: undefined, r: `00-${span.traceId}-${span.spanId}-01` });
+  });
+
+  it('the outbox holds a call\'s rows within its bytes with their trace contexts, and sends a row that fits only without its own', async () => {
+    const url = await local.createQueue(queueName('shipped'));
+    const publisher = resolvePublisher('shipped', sqsTarget({ queueUrl: url, client: local.client }));
+    const { traceparent } = newTraceparent();
+    const rowOf = (letter: string, bytes: number): QueuedRow => {
+      const id = uuidv7();
+      const body = letter.repeat(bytes - keyBytes(id));
+      return { entry: { id, consumer: 'ship', target: 'shipped', body, attributes: {}, groupId: undefined, detailType: undefined, traceparent }, groupSeq: null, sizeBytes: bytes };
+    };
+    // a and b fill one call as written, and overflow it with their trace contexts; c is a whole message as written.
+    const half = AWS_LIMITS.sqs.batchBytes / 2;
+    const rows = [rowOf('a', half), rowOf('b', half), rowOf('c', AWS_LIMITS.sqs.batchBytes)];
+
+    const results = await sendRows(new Map([['shipped', publisher]]), rows, { attempts: 1, backoff: { baseMs: 1 }, remainingMs: () => 60_000, marginMs: 1000, signal: new AbortController().signal });
+
+    expect(results).toEqual({ sent: rows.map((row) => row.entry.id), refused: [], left: [] });
+    expect(firstLetters(await drainMessages(local.client, url))).toEqual({ a: traceparent, b: traceparent, c: undefined });
   });
 });
 

@@ -68,3 +68,25 @@ describe('time and unknown targets', () => {
     expect(await sendRows(publishers, [elsewhere], policy())).toEqual({ sent: [], refused: [], left: [{ id: 'z', reason: 'no publisher for target gone in this run' }] });
   });
 });
+
+describe('a call holds its rows within its bytes with the trace context each entry carries', () => {
+  const TRACEPARENT = '00-5759e988bd862e3fe1be46a994272793-53995c3f42cd8ad8-01';
+  const sized = (id: string, sizeBytes: number, traceparent?: string): QueuedRow => ({ ...row(id), entry: { ...row(id).entry, traceparent }, sizeBytes });
+  function bounded() {
+    const calls: string[][] = [];
+    const publisher: Publisher = { maxBatchEntries: 10, maxMessageBytes: 1000, maxBatchBytes: 1000, publish: async (entries) => { calls.push(entries.map((e) => e.id)); return entries.map(() => ({ kind: 'sent' })); } };
+    return { calls, publishers: new Map([['shipped', resolvePublisher('shipped', publisher)]]) };
+  }
+
+  it('puts rows that fit a call only without their trace contexts in calls of their own', async () => {
+    const { calls, publishers } = bounded();
+    await sendRows(publishers, [sized('a', 480, TRACEPARENT), sized('b', 480, TRACEPARENT)], policy());
+    expect(calls).toEqual([['a'], ['b']]);
+  });
+
+  it('keeps the same rows together when they carry none', async () => {
+    const { calls, publishers } = bounded();
+    await sendRows(publishers, [sized('a', 480), sized('b', 480)], policy());
+    expect(calls).toEqual([['a', 'b']]);
+  });
+});

@@ -4,6 +4,7 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventBridgeTarget, snsTarget, sqsTarget, type OutboxEntry } from '../../functions/inbox/outbox/index.js';
+import { keyedAttributes, messageSize, traceAttributeBytes } from '../../functions/inbox/producer/sqs-entry.js';
 
 const sqs = mockClient(SQSClient);
 const sns = mockClient(SNSClient);
@@ -58,6 +59,19 @@ describe('each target sends the row\'s trace context on', () => {
     const attributes = sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.Entries![0]!.MessageAttributes!;
     expect(Object.keys(attributes)).toHaveLength(10);
     expect(attributes['traceparent']).toBeUndefined();
+  });
+
+  it('gives way to the message\'s bytes: a row that fits its queue only without it goes without it, one with room with it', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [{ Id: '0', MessageId: 'm', MD5OfMessageBody: '' }], Failed: [] });
+    const target = sqsTarget({ queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/shipped', client: new SQSClient({ region: 'us-east-1' }), maxMessageBytes: 1024 });
+    const keyBytes = messageSize('', keyedAttributes({}, entry().id));
+
+    await target.publish([entry({ body: 'x'.repeat(1024 - keyBytes) })], { signal });
+    await target.publish([entry({ body: 'x'.repeat(1024 - keyBytes - traceAttributeBytes(TRACEPARENT)) })], { signal });
+
+    const sent = sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input.Entries![0]!.MessageAttributes!);
+    expect(sent.map((attributes) => attributes['traceparent']?.StringValue)).toEqual([undefined, TRACEPARENT]);
+    expect(sent.map((attributes) => attributes['idempotency-key']?.StringValue)).toEqual([entry().id, entry().id]);
   });
 
   it('sends nothing of a trace for a row written untraced', async () => {

@@ -84,7 +84,7 @@ export function attributedPublisher<C, B extends string>(target: AttributedTarge
     prepare: (message, context) => attributedMessage(message, context, { fifo, maxAttributes: limits.attributes, maxMessageBytes, ...(characters ? { characters } : {}) }),
     publish: (rows, { signal }) => answeredCall(rows, async (batch) => {
       client ??= target.newClient();
-      const entries = batch.map((row, i) => ({ ...rowEntry(row, i, fifo), [target.bodyMember]: row.body }) as KeyedEntry & Record<B, string>);
+      const entries = batch.map((row, i) => ({ ...rowEntry(row, i, fifo, maxMessageBytes), [target.bodyMember]: row.body }) as KeyedEntry & Record<B, string>);
       const response = await target.send({ client, address, entries, signal });
       return entryAnswers(entries.map((entry) => entry.Id), response.Successful, response.Failed);
     }, target.isGone),
@@ -94,15 +94,15 @@ export function attributedPublisher<C, B extends string>(target: AttributedTarge
 /**
  * A row as a batch entry but for its body (`keyedEntry`): its attributes, its id as
  * `idempotency-key` (and, on FIFO, as MessageDeduplicationId), its trace context as `traceparent`
- * while there is room, and its group.
+ * while there is room (an attribute to spare, and bytes within `maxMessageBytes`), and its group.
  *
  * @example
  * ```ts
- * const entries = batch.map((entry, i) => ({ ...rowEntry(entry, i, fifo), MessageBody: entry.body }));
+ * const entries = batch.map((entry, i) => ({ ...rowEntry(entry, i, fifo, 1_048_576), MessageBody: entry.body }));
  * ```
  */
-export function rowEntry(entry: OutboxEntry, index: number, fifo: boolean): KeyedEntry {
+export function rowEntry(entry: OutboxEntry, index: number, fifo: boolean, maxMessageBytes: number): KeyedEntry {
   // The row's trace context, not the sender's: the relay sends long after the writer's span ended.
-  const attributes = tracedAttributes(keyedAttributes(stringValued(entry.attributes), entry.id), entry.traceparent);
+  const attributes = tracedAttributes(keyedAttributes(stringValued(entry.attributes), entry.id), entry.traceparent, { body: entry.body, maxBytes: maxMessageBytes });
   return keyedEntry({ id: String(index), attributes, groupId: entry.groupId, deduplicationKey: entry.id }, fifo);
 }

@@ -1,4 +1,5 @@
 import { batches } from '../producer/batches.js';
+import { traceAttributeBytes } from '../producer/sqs-entry.js';
 import { retryEntries, type Backoff, type EntryAnswer } from '../retry.js';
 import type { OutboxEntry } from './outbox-message.js';
 import { publishSafely, type ResolvedPublisher } from './publisher.js';
@@ -46,7 +47,10 @@ function sendingOrder(rows: readonly QueuedRow[], ordered: boolean): QueuedRow[]
 async function sendToTarget(publisher: ResolvedPublisher, rows: readonly QueuedRow[], policy: SendPolicy, results: SendResults): Promise<void> {
   const blocked = new Set<string | undefined>();
   const limits = { maxEntries: publisher.maxBatchEntries, maxBytes: publisher.maxBatchBytes, ordered: publisher.fifo };
-  for (const batch of batches(sendingOrder(rows, publisher.fifo), limits, (row) => row.sizeBytes, (row) => row.entry.groupId)) {
+  // A row's size was counted when it was written; the trace context its entry may carry is added
+  // at the send, so a batch holds room for it (a call over the bytes is refused as a whole).
+  const sizeOf = (row: QueuedRow) => row.sizeBytes + traceAttributeBytes(row.entry.traceparent);
+  for (const batch of batches(sendingOrder(rows, publisher.fifo), limits, sizeOf, (row) => row.entry.groupId)) {
     const ready = batch.filter((row) => {
       if (!publisher.fifo || !blocked.has(row.entry.groupId)) return true;
       results.left.push({ id: row.entry.id, reason: 'an earlier row of its group did not go' });

@@ -47,7 +47,7 @@ export function prepare(message: OutgoingMessage, index: number, fifo: boolean, 
   if (fifo && (typeof message.groupId !== 'string' || message.groupId === '')) {
     return refuse(key, 'InvalidMessage', `message ${index} has no groupId: every message on a FIFO queue needs one.`);
   }
-  const attributes = tracedAttributes(keyedAttributes(message.attributes ?? {}, key));
+  const attributes = tracedAttributes(keyedAttributes(message.attributes ?? {}, key), undefined, { body, maxBytes });
   const size = messageSize(body, attributes);
   if (size > maxBytes) return refuse(key, 'MessageTooLong', `message ${index} is ${size} bytes with its attributes; SQS takes at most ${maxBytes}.`);
   const entry = sqsBatchEntry({ id: String(index), body, attributes, groupId: message.groupId, deduplicationKey: message.deduplicationId ?? key }, fifo);

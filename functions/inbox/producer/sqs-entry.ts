@@ -46,17 +46,39 @@ export function keyedAttributes(given: Readonly<MessageAttributes>, key: string)
   return { ...given, [IDEMPOTENCY_KEY_ATTRIBUTE]: { DataType: 'String', StringValue: key } };
 }
 
+/** A message's body and the most its target takes, for a trace context that goes only where it fits. */
+export interface SizeRoom {
+  readonly body: string;
+  readonly maxBytes: number;
+}
+
 /**
  * The attributes with a trace context as `traceparent` while there is room: the one given (the
- * outbox row's, written long before the send), else the active span's.
+ * outbox row's, written long before the send), else the active span's. Room is an attribute to
+ * spare and, with `room`, the bytes: a message that fits without its trace context goes without it
+ * rather than not at all.
  *
  * @example
  * ```ts
- * tracedAttributes(keyedAttributes({}, key), row.traceparent)
+ * tracedAttributes(keyedAttributes({}, key), row.traceparent, { body: row.body, maxBytes: 1_048_576 })
  * ```
  */
-export function tracedAttributes(attributes: Readonly<MessageAttributes>, traceparent?: string): MessageAttributes {
-  return { ...attributes, ...stringValued(traceAttributes(Object.keys(attributes), AWS_LIMITS.sqs.attributes, traceparent)) };
+export function tracedAttributes(attributes: Readonly<MessageAttributes>, traceparent?: string, room?: SizeRoom): MessageAttributes {
+  const traced = { ...attributes, ...stringValued(traceAttributes(Object.keys(attributes), AWS_LIMITS.sqs.attributes, traceparent)) };
+  return room === undefined || messageSize(room.body, traced) <= room.maxBytes ? traced : { ...attributes };
+}
+
+/**
+ * The bytes a trace context adds to a message as its `traceparent` attribute: the one given, else
+ * the active span's; 0 with neither.
+ *
+ * @example
+ * ```ts
+ * traceAttributeBytes('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01') // 72
+ * ```
+ */
+export function traceAttributeBytes(traceparent?: string): number {
+  return messageSize('', stringValued(traceAttributes([], 1, traceparent)));
 }
 
 /**
