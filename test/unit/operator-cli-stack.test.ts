@@ -1,8 +1,10 @@
 import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-sdk/client-cloudformation';
 import { ExecuteStatementCommand, RDSDataClient } from '@aws-sdk/client-rds-data';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../functions/inbox/operator/cli/connection.js';
+import { openConnection } from '../../functions/inbox/operator/cli/connection.js';
+import { redriveQueues } from '../../functions/inbox/operator/cli/dlq-commands.js';
 import { readStackOutputs, resolveStackConnection } from '../../functions/inbox/operator/cli/stack-outputs.js';
 import { OperatorCommandError } from '../../functions/inbox/operator/errors.js';
 import { sql } from '../../functions/inbox/sql/sql.js';
@@ -32,9 +34,11 @@ const PROJECT: Output[] = [out('QueueUrl', QUEUE), out('ClusterArn', CLUSTER)];
 
 const cloudFormation = mockClient(CloudFormationClient);
 const rdsData = mockClient(RDSDataClient);
+const sqs = mockClient(SQSClient);
 afterEach(() => {
   cloudFormation.reset();
   rdsData.reset();
+  sqs.reset();
 });
 const answering = (outputs: Output[]) => cloudFormation.on(DescribeStacksCommand).resolves({
   Stacks: [{ StackName: 'SqsInbox-dev', StackStatus: 'UPDATE_COMPLETE', CreationTime: new Date(0), Outputs: outputs }],
@@ -102,7 +106,7 @@ describe('`sqs-inbox --stack NAME` signs in with what the stack names', () => {
   it('sends the Data API the cluster, the operator\'s secret and the database of the stack\'s outputs, in the region given', async () => {
     answering([...INBOX, ...CONSUMERS]);
     rdsData.on(ExecuteStatementCommand).resolves({ numberOfRecordsUpdated: 0 });
-    const db = await openDatabase({ stack: 'SqsInbox-dev', region: 'eu-west-1' }, io);
+    const { db } = await openConnection({ stack: 'SqsInbox-dev', region: 'eu-west-1' }, io);
     await db.query(sql`SELECT 1`);
     await db.close();
     expect(rdsData.commandCalls(ExecuteStatementCommand)[0]?.args[0].input).toMatchObject({ resourceArn: CLUSTER, secretArn: SECRET, database: 'inbox' });
@@ -112,7 +116,7 @@ describe('`sqs-inbox --stack NAME` signs in with what the stack names', () => {
   it('lets a flag win over an output, and reads no DATABASE_URL beside --stack', async () => {
     answering(INBOX);
     rdsData.on(ExecuteStatementCommand).resolves({ numberOfRecordsUpdated: 0 });
-    const db = await openDatabase({ stack: 'SqsInbox-dev', database: 'inbox_copy' }, { ...io, env: { DATABASE_URL: 'postgres://nobody@localhost:1/none' } });
+    const { db } = await openConnection({ stack: 'SqsInbox-dev', database: 'inbox_copy' }, { ...io, env: { DATABASE_URL: 'postgres://nobody@localhost:1/none' } });
     await db.query(sql`SELECT 1`);
     await db.close();
     expect(rdsData.commandCalls(ExecuteStatementCommand)[0]?.args[0].input).toMatchObject({ resourceArn: CLUSTER, secretArn: SECRET, database: 'inbox_copy' });
@@ -130,5 +134,48 @@ describe('`sqs-inbox --stack NAME` signs in with what the stack names', () => {
       [2, '', 'sqs-inbox status: --database-id chooses among the databases of a stack: give --stack too.\n'],
       [2, '', 'sqs-inbox status: --stack and --database-url name two databases: give one of them.\n'],
     ]);
+  });
+});
+
+describe('`dlq redrive --stack` takes the consumer\'s DLQ and queue from the stack\'s outputs', () => {
+  const stack = resolveStackConnection('SqsInbox-dev', [...INBOX, ...CONSUMERS]);
+  const refusal = (values: Record<string, string>, from: typeof stack | undefined) => {
+    try {
+      redriveQueues(values, from);
+    } catch (error) {
+      expect(error).toBeInstanceOf(OperatorCommandError);
+      return (error as Error).message;
+    }
+    throw new Error('resolved');
+  };
+
+  it('the consumer --consumer names, or the database\'s one consumer with queues; a flag wins over its output', () => {
+    expect(redriveQueues({ consumer: 'ship-order' }, stack)).toEqual({ dlqUrl: DLQ, queueUrl: QUEUE });
+    expect(redriveQueues({}, stack)).toEqual({ dlqUrl: DLQ, queueUrl: QUEUE });
+    expect(redriveQueues({ 'queue-url': 'https://sqs.eu-west-1.amazonaws.com/123456789012/replay.fifo' }, stack))
+      .toEqual({ dlqUrl: DLQ, queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/replay.fifo' });
+    expect(redriveQueues({ 'dlq-url': 'd', 'queue-url': 'q' }, undefined)).toEqual({ dlqUrl: 'd', queueUrl: 'q' });
+  });
+
+  it('refuses, saying what to give, a consumer the stack does not have, one without queues, a choice among several, and no stack and no URLs', () => {
+    const two = { ...stack, consumers: [...stack.consumers, { name: 'billing', queueUrl: 'https://sqs/q', deadLetterQueueUrl: 'https://sqs/d' }] };
+    expect(refusal({ consumer: 'invoices' }, stack)).toBe('Database Inbox of the stack has no consumer "invoices"; its consumers: ship-order, shipping.');
+    expect(refusal({ consumer: 'shipping' }, stack)).toBe('Consumer "shipping" has no SQS queue and DLQ among the stack\'s outputs (a Kafka consumer\'s failures go to its on-failure destination): give --dlq-url and --queue-url.');
+    expect(refusal({}, two)).toBe('Database Inbox of the stack has 2 consumers with an SQS queue and a DLQ: give --consumer, one of: ship-order, shipping, billing.');
+    expect(refusal({ 'dlq-url': DLQ }, undefined)).toBe('`sqs-inbox dlq redrive` needs --dlq-url and --queue-url (their URLs, as `aws sqs get-queue-url` gives them), or --stack and --consumer to read them from the stack\'s outputs.');
+  });
+
+  it('surveys the DLQ of the stack\'s consumer in the region given, and says where a move would go', async () => {
+    answering([...INBOX, ...CONSUMERS]);
+    sqs.on(GetQueueAttributesCommand).resolves({ Attributes: { QueueArn: 'arn:aws:sqs:eu-west-1:123456789012:orders-dlq.fifo', ApproximateNumberOfMessages: '0' } });
+    sqs.on(ReceiveMessageCommand).resolves({ Messages: [] });
+
+    const run = await sqsInbox(['dlq', 'redrive', '--stack', 'SqsInbox-dev', '--consumer', 'ship-order', '--region', 'eu-west-1', '--dry-run'], { env: {} });
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Would move 0 messages to ${QUEUE}.`);
+    expect(sqs.commandCalls(GetQueueAttributesCommand).map((call) => call.args[0].input.QueueUrl)).toEqual([DLQ]);
+    expect(sqs.commandCalls(ReceiveMessageCommand).map((call) => call.args[0].input.QueueUrl)).toEqual([DLQ]);
+    expect(await sqs.call(0).thisValue.config.region()).toBe('eu-west-1');
   });
 });

@@ -3,13 +3,15 @@ import { sql, type SqlStatement } from '../../sql/sql.js';
 import type { OptionSpec, OptionValues } from './arguments.js';
 import type { CliIo, CommandResult } from './cli-io.js';
 import type { Progress } from './progress.js';
+import type { StackConnection } from './stack-outputs.js';
 
-/** What a command runs with: its flags and arguments, the process's io, the database. */
+/** What a command runs with: its flags and arguments, the process's io, the database, and with `--stack` the stack's outputs. */
 export interface CommandContext {
   readonly values: OptionValues;
   readonly positionals: readonly string[];
   readonly io: CliIo;
   readonly db: Database;
+  readonly stack: StackConnection | undefined;
 }
 
 /** A command the line runs, by its noun and verb (`outbox retry`), with its help. */

@@ -24,6 +24,12 @@ async function stackConnection(values: OptionValues, io: CliIo): Promise<StackCo
   return resolveStackConnection(stackName, await readStackOutputs(client, stackName), stringOf(values, 'database-id'));
 }
 
+/** What a command works on: the database, and with `--stack` what the stack's outputs say of it and its consumers. */
+export interface OperatorConnection {
+  readonly db: Database;
+  readonly stack: StackConnection | undefined;
+}
+
 /**
  * The database the command works on: `--database-url` or DATABASE_URL through node-postgres, else the
  * Data API with the cluster, secret and database from flags, else from the outputs of `--stack`,
@@ -31,13 +37,13 @@ async function stackConnection(values: OptionValues, io: CliIo): Promise<StackCo
  *
  * @example
  * ```ts
- * const db = await openDatabase({ stack: 'SqsInbox-dev', region: 'eu-west-1' }, io);
+ * const { db, stack } = await openConnection({ stack: 'SqsInbox-dev', region: 'eu-west-1' }, io);
  * ```
  */
-export async function openDatabase(values: OptionValues, io: CliIo): Promise<Database> {
+export async function openConnection(values: OptionValues, io: CliIo): Promise<OperatorConnection> {
   const stack = await stackConnection(values, io);
   const url = stringOf(values, 'database-url') ?? (stack === undefined ? io.env[DATABASE_URL_ENV] : undefined);
-  if (url !== undefined && url !== '') return pgDatabase({ connectionString: url, max: 2 });
+  if (url !== undefined && url !== '') return { db: pgDatabase({ connectionString: url, max: 2 }), stack };
   const resourceArn = stringOf(values, 'cluster-arn') ?? stack?.clusterArn ?? io.env[INBOX_ENV.clusterArn];
   const secretArn = stringOf(values, 'secret-arn') ?? stack?.secretArn ?? io.env[INBOX_ENV.secretArn];
   const database = stringOf(values, 'database') ?? stack?.database ?? io.env[INBOX_ENV.databaseName];
@@ -46,5 +52,5 @@ export async function openDatabase(values: OptionValues, io: CliIo): Promise<Dat
   }
   const client = io.rdsDataClient?.() ?? new RDSDataClient({ cacheMiddleware: true, ...awsClientConfig(values) });
   // A paused cluster takes seconds to resume: wait longer than a Lambda would.
-  return dataApiDatabase({ resourceArn, secretArn, database, client, resumeRetry: { attempts: 10, baseMs: 500, maxMs: 5000 } });
+  return { db: dataApiDatabase({ resourceArn, secretArn, database, client, resumeRetry: { attempts: 10, baseMs: 500, maxMs: 5000 } }), stack };
 }

@@ -1,18 +1,44 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { OperatorCommandError } from '../errors.js';
 import { redriveDlq, surveyDlq, type DlqSurvey } from '../dlq-redrive.js';
-import { countOf, stringOf, type OptionValues } from './arguments.js';
+import { awsClientConfig, countOf, stringOf, type OptionValues } from './arguments.js';
 import { auditRun, writeAudit } from './audit.js';
 import type { CommandResult } from './cli-io.js';
 import type { Command } from './command.js';
 import { CHANGE_OPTIONS, confirmed } from './confirm.js';
 import { progressOf } from './progress.js';
+import type { StackConnection } from './stack-outputs.js';
 import { textTable } from './table.js';
 
-function queueFlag(values: OptionValues, name: 'dlq-url' | 'queue-url', what: string): string {
-  const url = stringOf(values, name);
-  if (url === undefined || url === '') throw new OperatorCommandError(`\`sqs-inbox dlq redrive\` needs --${name}, ${what}: its URL, as \`aws sqs get-queue-url\` gives it.`);
-  return url;
+/**
+ * The DLQ to empty and the queue its messages go back to: `--dlq-url` and `--queue-url`, else the
+ * URLs the stack's outputs give the consumer `--consumer` names (or the database's one SQS consumer).
+ *
+ * @example
+ * ```ts
+ * redriveQueues({ consumer: 'ship-order' }, stack) // { dlqUrl: 'https://sqs.../orders-dlq.fifo', queueUrl: 'https://sqs.../orders.fifo' }
+ * ```
+ */
+export function redriveQueues(values: OptionValues, stack: StackConnection | undefined): { dlqUrl: string; queueUrl: string } {
+  const dlqUrl = stringOf(values, 'dlq-url') || undefined;
+  const queueUrl = stringOf(values, 'queue-url') || undefined;
+  if (dlqUrl !== undefined && queueUrl !== undefined) return { dlqUrl, queueUrl };
+  if (stack === undefined) {
+    throw new OperatorCommandError('`sqs-inbox dlq redrive` needs --dlq-url and --queue-url (their URLs, as `aws sqs get-queue-url` gives them), or --stack and --consumer to read them from the stack\'s outputs.');
+  }
+  const name = stringOf(values, 'consumer');
+  const queued = stack.consumers.filter((consumer) => consumer.queueUrl !== undefined && consumer.deadLetterQueueUrl !== undefined);
+  const names = stack.consumers.map((consumer) => consumer.name).join(', ') || 'none';
+  const chosen = name === undefined ? (queued.length === 1 ? queued[0] : undefined) : stack.consumers.find((consumer) => consumer.name === name);
+  if (chosen === undefined) {
+    throw new OperatorCommandError(name === undefined
+      ? `Database ${stack.databaseId} of the stack has ${queued.length} consumers with an SQS queue and a DLQ: give --consumer, one of: ${names}.`
+      : `Database ${stack.databaseId} of the stack has no consumer ${JSON.stringify(name)}; its consumers: ${names}.`);
+  }
+  if (chosen.queueUrl === undefined || chosen.deadLetterQueueUrl === undefined) {
+    throw new OperatorCommandError(`Consumer ${JSON.stringify(chosen.name)} has no SQS queue and DLQ among the stack's outputs (a Kafka consumer's failures go to its on-failure destination): give --dlq-url and --queue-url.`);
+  }
+  return { dlqUrl: dlqUrl ?? chosen.deadLetterQueueUrl, queueUrl: queueUrl ?? chosen.queueUrl };
 }
 
 /** The survey in words: what a move would do to the messages looked at. */
@@ -33,19 +59,19 @@ export const dlqRedriveCommand: Command = {
   summary: 'moves a consumer\'s DLQ back to its queue, each message under the key its consumer saw (never a new one)',
   usage: '',
   options: {
-    'dlq-url': { type: 'string', description: 'the dead-letter queue to empty' },
-    'queue-url': { type: 'string', description: 'the consumer\'s queue the messages go back to (the DLQ\'s source)' },
+    'dlq-url': { type: 'string', description: 'the dead-letter queue to empty (default with --stack: the consumer\'s, from the stack\'s outputs)' },
+    'queue-url': { type: 'string', description: 'the consumer\'s queue the messages go back to (the DLQ\'s source; default with --stack: the consumer\'s)' },
+    consumer: { type: 'string', description: 'with --stack: the consumer whose DLQ and queue these are (its name; needed when the database has several)' },
     limit: { type: 'string', description: 'at most this many messages (default every one)' },
     'include-unkeyed': { type: 'boolean', description: 'move messages whose key the DLQ lost too (a FIFO deduplication id): applied again if they were before' },
     ...CHANGE_OPTIONS,
   },
-  async run({ values, io, db }): Promise<CommandResult> {
-    const dlqUrl = queueFlag(values, 'dlq-url', 'the dead-letter queue');
-    const queueUrl = queueFlag(values, 'queue-url', 'the consumer\'s queue the messages go back to');
+  async run({ values, io, db, stack }): Promise<CommandResult> {
+    const { dlqUrl, queueUrl } = redriveQueues(values, stack);
     const limitText = stringOf(values, 'limit');
     const limit = limitText === undefined ? undefined : countOf(limitText, 'limit');
     const includeUnkeyed = values['include-unkeyed'] === true;
-    const client = io.sqsClient?.() ?? new SQSClient({});
+    const client = io.sqsClient?.() ?? new SQSClient(awsClientConfig(values));
     const survey = await surveyDlq(client, dlqUrl, queueUrl, limit);
     const movable = survey.keyed + survey.pinned + (includeUnkeyed ? survey.unkeyed : 0);
     if (values['dry-run'] === true || movable === 0) {

@@ -4,7 +4,7 @@ import { OperatorCommandError } from '../errors.js';
 import { parseCommand } from './arguments.js';
 import type { CliIo } from './cli-io.js';
 import type { Command } from './command.js';
-import { openDatabase } from './connection.js';
+import { openConnection } from './connection.js';
 import { dlqRedriveCommand } from './dlq-commands.js';
 import { helpOf } from './help.js';
 import { outboxListCommand, outboxPurgeCommand, outboxRetryCommand } from './outbox-commands.js';
@@ -73,8 +73,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 0;
     }
     if (positionals.length > 0 && command.usage === '') throw new OperatorCommandError(`\`sqs-inbox ${command.name}\` takes no ${JSON.stringify(positionals[0])}: run \`sqs-inbox ${command.name} --help\` for its options.`);
-    db = await openDatabase(values, io);
-    const result = await command.run({ values, positionals, io, db });
+    const connection = await openConnection(values, io);
+    db = connection.db;
+    const result = await command.run({ values, positionals, io, db, stack: connection.stack });
     io.stdout(values.json === true ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return result.exitCode;
   } catch (error) {
