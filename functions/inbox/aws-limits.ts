@@ -70,6 +70,8 @@ export const AWS_LIMITS = {
     requestBytes: 4 * 1_048_576,
     /** A response's records. */
     responseBytes: 1_048_576,
+    /** A row of a result set as the database returns it (the Aurora User Guide's "Data API limitations": 64 KB a row). */
+    rowBytes: 65_536,
     /** How long a statement may run before the service ends it. */
     statementTimeoutMs: 45_000,
   },

@@ -6,6 +6,24 @@ import { badRequest } from './service-errors.js';
 /** The service's cap on a response. */
 export const MAX_RESPONSE_BYTES = AWS_LIMITS.dataApi.responseBytes;
 
+/** The bytes of a value as the database returns it: a bytea's bytes, not its hex text. */
+function valueBytes(text: unknown, type: ColumnType): number {
+  if (text === null || text === undefined) return 0;
+  const value = String(text);
+  return type.typeName === 'bytea' && value.startsWith('\\x') ? (value.length - 2) / 2 : Buffer.byteLength(value, 'utf8');
+}
+
+/**
+ * Refuses a result with a row over the service's 64 KB a row, as the service refuses it (read a
+ * long value in parts: `substring(... FROM n FOR 32768)`).
+ */
+function checkRowSizes(rows: readonly unknown[][], types: readonly ColumnType[]): void {
+  for (const row of rows) {
+    const bytes = row.reduce<number>((sum, value, i) => sum + valueBytes(value, types[i]!), 0);
+    if (bytes > AWS_LIMITS.dataApi.rowBytes) throw badRequest(`Database returned a row of ${bytes} bytes, more than the allowed ${AWS_LIMITS.dataApi.rowBytes} bytes a row`);
+  }
+}
+
 /** How the request asked for results. */
 export interface ResultOptions {
   readonly includeResultMetadata: boolean;
@@ -141,6 +159,7 @@ export function executeResponse(outcome: StatementOutcome, types: readonly Colum
     const changes = ['INSERT', 'UPDATE', 'DELETE', 'MERGE'].includes(outcome.command ?? '') ? outcome.rowCount ?? 0 : 0;
     return { numberOfRecordsUpdated: changes, generatedFields: [] };
   }
+  checkRowSizes(outcome.rows, types);
   const records = outcome.rows.map((row) => row.map((value, i) => toField(value, types[i]!, options)));
   const response: Record<string, unknown> = { numberOfRecordsUpdated: 0 };
   if (options.formatRecordsAs === 'JSON' && outcome.command === 'SELECT') {

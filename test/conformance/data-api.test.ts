@@ -291,11 +291,28 @@ describe('statements time out', () => {
 
 describe('responses over 1 MiB are refused', () => {
   it('answers BadRequestException for a result over the cap, and serves one under it', async () => {
-    const error = await thrown(execute({ sql: "SELECT repeat('x', 1100000) AS big" }));
+    const error = await thrown(execute({ sql: "SELECT repeat('x', 60000) AS part FROM generate_series(1, 19)" }));
     expect(error).toBeInstanceOf(BadRequestException);
     expect(error.message).toBe('Database returned more than the allowed response size limit');
-    const { records } = await execute({ sql: "SELECT repeat('x', 1000000) AS big" });
-    expect(records?.[0]?.[0]?.stringValue).toHaveLength(1_000_000);
+    const { records } = await execute({ sql: "SELECT repeat('x', 60000) AS part FROM generate_series(1, 16)" });
+    expect(records?.map((record) => record[0]?.stringValue?.length)).toEqual(Array.from({ length: 16 }, () => 60_000));
+  });
+});
+
+describe('rows over 64 KB are refused', () => {
+  it('answers BadRequestException for a row over 64 KB, its columns summed, and serves one at 64 KB', async () => {
+    for (const sql of ["SELECT repeat('x', 65537) AS big", "SELECT repeat('x', 40000) AS a, repeat('y', 40000) AS b"]) {
+      const error = await thrown(execute({ sql }));
+      expect(error).toBeInstanceOf(BadRequestException);
+      expect(error.message).toMatch(/more than the allowed 65536 bytes a row/);
+    }
+    const { records } = await execute({ sql: "SELECT repeat('é', 32768) AS big" });
+    expect(records?.[0]?.[0]?.stringValue).toHaveLength(32_768);
+  });
+
+  it('counts a bytea by its bytes, not its hex: a 32 KiB part, as the kit reads long values, is served', async () => {
+    const { records } = await execute({ sql: "SELECT substring(convert_to(repeat('é', 40000), 'UTF8') FROM 1 FOR 32768) AS part" });
+    expect(Buffer.from(records?.[0]?.[0]?.blobValue ?? new Uint8Array())).toHaveLength(32_768);
   });
 });
 

@@ -155,6 +155,23 @@ describe.each(drivers)('replaying kept messages on $name', (driver) => {
     });
   });
 
+  it('replays a body over the Data API\'s 64 KB a row whole: it is read in parts', async () => {
+    const queueUrl = await sqs.createQueue(queueName('replay-long'));
+    const consumer = paymentConsumer(fx.db, uniqueConsumer('replay-long'));
+    const [orderId] = await seedOrders(fx.pool, 1);
+    await sendMessages(sqs.client, queueUrl, [{ body: { orderId, note: 'é'.repeat(100_000) }, key: `pay-${orderId}` }]);
+    await drain(sqs.client, queueUrl, consumer.options);
+    const [kept] = await keptRows(fx.pool, consumer.name);
+    consumer.state.walletReady = true;
+
+    expect(await replayKept(fx.db, kept!.id, { client: sqs.client })).toMatchObject({ kind: 'sent' });
+    await drain(sqs.client, queueUrl, consumer.options);
+
+    expect(Buffer.byteLength(consumer.state.seen[0]!.body)).toBeGreaterThan(200_000);
+    expect(consumer.state.seen.map((message) => message.body)).toEqual([consumer.state.seen[0]!.body, consumer.state.seen[0]!.body]);
+    expect(await orderVersions(fx.pool, [orderId!])).toEqual(new Map([[orderId!, 1]]));
+  });
+
   describe('what is not replayed, with the reason', () => {
     it('refuses a collision, a Kafka record and a body cut at the bound', async () => {
       const consumer = uniqueConsumer('refused');

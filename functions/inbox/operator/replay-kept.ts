@@ -2,6 +2,7 @@ import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_LIMITS } from '../aws-limits.js';
 import type { Database, Transaction } from '../database/database.js';
 import { sendMessages } from '../producer/producer.js';
+import { PAYLOAD_PART_BYTES } from '../outbox/outbox-table.js';
 import { sql } from '../sql/sql.js';
 import { KeptMessageNotFoundError, KeptReplayRefusedError } from './errors.js';
 import { queueOfArn, sendAttributes, type SqsOrigin } from './sqs-origin.js';
@@ -39,7 +40,6 @@ interface KeptRow {
   message_key: string;
   kept_as: string;
   source: string;
-  body: string;
   body_bytes: number;
   kept_bytes: number;
   origin: SqsOrigin | string;
@@ -47,7 +47,7 @@ interface KeptRow {
   replays: number;
 }
 
-type Prepared = { kind: 'send'; row: KeptRow; origin: SqsOrigin; attempt: number } | { kind: 'already-sent' | 'already-processed'; key: string };
+type Prepared = { kind: 'send'; row: KeptRow; body: string; origin: SqsOrigin; attempt: number } | { kind: 'already-sent' | 'already-processed'; key: string };
 
 function refusal(row: KeptRow): string | undefined {
   if (row.kept_as === 'collision') {
@@ -68,7 +68,7 @@ function refusal(row: KeptRow): string | undefined {
  * A crash after it loses nothing: the kept row stays, and a replay in `sending` may be run again.
  */
 async function startReplay(tx: Transaction, id: number, audit: ReplayKeptOptions['audit']): Promise<Prepared> {
-  const { rows } = await tx.query<KeptRow>(sql`SELECT consumer_name, message_key, kept_as, source, body, body_bytes, kept_bytes, origin, replay_state, replays
+  const { rows } = await tx.query<KeptRow>(sql`SELECT consumer_name, message_key, kept_as, source, body_bytes, kept_bytes, origin, replay_state, replays
     FROM kept_message WHERE id = ${id} FOR UPDATE`);
   const row = rows[0];
   if (row === undefined) throw new KeptMessageNotFoundError(id);
@@ -89,7 +89,20 @@ async function startReplay(tx: Transaction, id: number, audit: ReplayKeptOptions
   await tx.query(sql`UPDATE kept_message SET replay_state = 'sending', replays = replays + 1, replayed_at = now(), replay_error = NULL WHERE id = ${id}`);
   await audit?.(tx, { id, consumer: row.consumer_name, key: row.message_key });
   const origin = typeof row.origin === 'string' ? JSON.parse(row.origin) as SqsOrigin : row.origin;
-  return { kind: 'send', row, origin, attempt: Number(row.replays) + 1 };
+  return { kind: 'send', row, body: await keptBodyOf(tx, id), origin, attempt: Number(row.replays) + 1 };
+}
+
+/**
+ * A kept body, read in parts of `PAYLOAD_PART_BYTES` as the relay reads an outbox row's: the Data
+ * API answers at most 64 KB a row, and a kept body may hold 256 KiB (`KEPT_BODY_MAX_BYTES`; its
+ * parts, a third more in base64, stay within the 1 MiB of one answer).
+ */
+async function keptBodyOf(tx: Transaction, id: number): Promise<string> {
+  const { rows } = await tx.query<{ part: number; bytes: Uint8Array | null }>(sql`SELECT p.part,
+    substring(convert_to(k.body, 'UTF8') FROM (p.part * ${PAYLOAD_PART_BYTES}::int + 1)::int FOR ${PAYLOAD_PART_BYTES}::int) AS bytes
+  FROM kept_message k, generate_series(0, greatest(0, octet_length(k.body) - 1) / ${PAYLOAD_PART_BYTES}::int) AS p(part)
+  WHERE k.id = ${id} ORDER BY p.part`);
+  return Buffer.concat(rows.map((row) => row.bytes ?? new Uint8Array())).toString('utf8');
 }
 
 async function queueUrlOf(id: number, origin: SqsOrigin, options: ReplayKeptOptions): Promise<string> {
@@ -103,11 +116,11 @@ async function queueUrlOf(id: number, origin: SqsOrigin, options: ReplayKeptOpti
 
 /** Step 2: the send, with the kept key, group and attributes; a send that fails is reported, not thrown. */
 async function send(id: number, prepared: Extract<Prepared, { kind: 'send' }>, options: ReplayKeptOptions): Promise<Extract<ReplayKeptResult, { kind: 'sent' | 'failed' }>> {
-  const { row, origin, attempt } = prepared;
+  const { row, body, origin, attempt } = prepared;
   try {
     const queueUrl = await queueUrlOf(id, origin, options);
     const { sent, failed } = await sendMessages(options.client, queueUrl, [{
-      body: row.body,
+      body,
       key: row.message_key,
       attributes: sendAttributes(origin.messageAttributes ?? {}),
       ...(origin.messageGroupId === null ? {} : { groupId: origin.messageGroupId }),
