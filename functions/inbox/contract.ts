@@ -243,11 +243,11 @@ export const KEPT_RETENTION_DEFAULT_DAYS = 90;
 
 /**
  * The most of a body (a Kafka value: of its bytes) a kept message holds; the rest is cut and the
- * cut said (`body_bytes`, `kept_bytes`). 256 KiB is what SQS took of a message for most of its life
- * and what an SNS topic takes by default, so nearly every body is kept whole and can be replayed; and a row of that size (base64 adds a third to a Kafka value, JSON's escapes to a
- * body's quotes) leaves room under the Data API's 1 MiB response for an operator reading a few at a time.
+ * cut said (`body_bytes`, `kept_bytes`). 1 MiB is the largest message SQS takes (since 2025), so
+ * every SQS body is kept whole and can be replayed; a replay reads it in parts, as the Data API
+ * answers at most 64 KB a row and 1 MiB a call.
  */
-export const KEPT_BODY_MAX_BYTES = 262_144;
+export const KEPT_BODY_MAX_BYTES = 1_048_576;
 
 /** The longest idempotency key the inbox stores; a longer one is rejected (and the producer refuses it). */
 export const MAX_KEY_LENGTH = 512;

@@ -42,6 +42,8 @@ interface KeptRow {
   source: string;
   body_bytes: number;
   kept_bytes: number;
+  /** The kept body's bytes as stored (UTF-8). */
+  stored_bytes: number;
   origin: SqsOrigin | string;
   replay_state: string | null;
   replays: number;
@@ -68,8 +70,8 @@ function refusal(row: KeptRow): string | undefined {
  * A crash after it loses nothing: the kept row stays, and a replay in `sending` may be run again.
  */
 async function startReplay(tx: Transaction, id: number, audit: ReplayKeptOptions['audit']): Promise<Prepared> {
-  const { rows } = await tx.query<KeptRow>(sql`SELECT consumer_name, message_key, kept_as, source, body_bytes, kept_bytes, origin, replay_state, replays
-    FROM kept_message WHERE id = ${id} FOR UPDATE`);
+  const { rows } = await tx.query<KeptRow>(sql`SELECT consumer_name, message_key, kept_as, source, body_bytes, kept_bytes, octet_length(body) AS stored_bytes,
+    origin, replay_state, replays FROM kept_message WHERE id = ${id} FOR UPDATE`);
   const row = rows[0];
   if (row === undefined) throw new KeptMessageNotFoundError(id);
   if (row.replay_state === 'sent') return { kind: 'already-sent', key: row.message_key };
@@ -89,20 +91,29 @@ async function startReplay(tx: Transaction, id: number, audit: ReplayKeptOptions
   await tx.query(sql`UPDATE kept_message SET replay_state = 'sending', replays = replays + 1, replayed_at = now(), replay_error = NULL WHERE id = ${id}`);
   await audit?.(tx, { id, consumer: row.consumer_name, key: row.message_key });
   const origin = typeof row.origin === 'string' ? JSON.parse(row.origin) as SqsOrigin : row.origin;
-  return { kind: 'send', row, body: await keptBodyOf(tx, id), origin, attempt: Number(row.replays) + 1 };
+  return { kind: 'send', row, body: await keptBodyOf(tx, id, Number(row.stored_bytes)), origin, attempt: Number(row.replays) + 1 };
 }
+
+// Parts a read: 512 KiB, about 700 KB in base64, within one answer's 1 MiB.
+const PARTS_A_READ = 16;
 
 /**
  * A kept body, read in parts of `PAYLOAD_PART_BYTES` as the relay reads an outbox row's: the Data
- * API answers at most 64 KB a row, and a kept body may hold 256 KiB (`KEPT_BODY_MAX_BYTES`; its
- * parts, a third more in base64, stay within the 1 MiB of one answer).
+ * API answers at most 64 KB a row and 1 MiB a call, and a kept body may hold 1 MiB
+ * (`KEPT_BODY_MAX_BYTES`), so the parts come `PARTS_A_READ` at a time.
  */
-async function keptBodyOf(tx: Transaction, id: number): Promise<string> {
-  const { rows } = await tx.query<{ part: number; bytes: Uint8Array | null }>(sql`SELECT p.part,
-    substring(convert_to(k.body, 'UTF8') FROM (p.part * ${PAYLOAD_PART_BYTES}::int + 1)::int FOR ${PAYLOAD_PART_BYTES}::int) AS bytes
-  FROM kept_message k, generate_series(0, greatest(0, octet_length(k.body) - 1) / ${PAYLOAD_PART_BYTES}::int) AS p(part)
-  WHERE k.id = ${id} ORDER BY p.part`);
-  return Buffer.concat(rows.map((row) => row.bytes ?? new Uint8Array())).toString('utf8');
+async function keptBodyOf(tx: Transaction, id: number, storedBytes: number): Promise<string> {
+  const parts = Math.max(1, Math.ceil(storedBytes / PAYLOAD_PART_BYTES));
+  const read: Uint8Array[] = [];
+  for (let first = 0; first < parts; first += PARTS_A_READ) {
+    const last = Math.min(parts, first + PARTS_A_READ) - 1;
+    const { rows } = await tx.query<{ part: number; bytes: Uint8Array | null }>(sql`SELECT p.part,
+      substring(convert_to(k.body, 'UTF8') FROM (p.part * ${PAYLOAD_PART_BYTES}::int + 1)::int FOR ${PAYLOAD_PART_BYTES}::int) AS bytes
+    FROM kept_message k, generate_series(${first}::int, ${last}::int) AS p(part)
+    WHERE k.id = ${id} ORDER BY p.part`);
+    read.push(...rows.map((row) => row.bytes ?? new Uint8Array()));
+  }
+  return Buffer.concat(read).toString('utf8');
 }
 
 async function queueUrlOf(id: number, origin: SqsOrigin, options: ReplayKeptOptions): Promise<string> {
