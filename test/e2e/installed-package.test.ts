@@ -177,15 +177,15 @@ describe('the package as a user installs it: projects of their own, outside the 
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
-  it('packs the build, the kit\'s functions and migrations, the README, the changelog and docs/ (so its links resolve), and no test, source, example or reference stack', async () => {
+  it('packs the build, the kit\'s functions and migrations, the README, the changelog, the licence and docs/ (so its links resolve), and no test, source, example or reference stack', async () => {
     const files = (await sh('tar', ['-tzf', tarball], ROOT)).trim().split('\n').map((file) => file.replace(/^package\//, ''));
     expect(files).toEqual(expect.arrayContaining([
-      'package.json', 'CHANGELOG.md', ...documentationFiles(), 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
+      'package.json', 'CHANGELOG.md', 'LICENSE', ...documentationFiles(), 'dist/functions/inbox/index.js', 'dist/functions/inbox/index.d.ts', 'dist/lib/index.js', 'dist/local/index.js',
       'dist/functions/inbox/migrations/sql/0001_consumed_message.sql', 'dist/functions/inbox/migrations/sql/0002_role_password.sql',
       'dist/functions/inbox/migrations/sql/0003_outbox_message.sql', 'dist/functions/inbox/outbox/index.js', 'dist/functions/inbox/middleware/index.js', 'dist/functions/inbox/kafka/index.js',
       'dist/functions/migrate/index.js', 'dist/functions/inbox-cleanup/index.js', 'dist/functions/outbox-relay/index.js', 'dist/functions/role-rotation/index.js', 'dist/lib/database/inbox-database.js',
     ]));
-    expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'CHANGELOG.md', ...documentationFiles()].includes(file))).toEqual([]);
+    expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'CHANGELOG.md', 'LICENSE', ...documentationFiles()].includes(file))).toEqual([]);
     expect(files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((file) => /order-worker|demo|0002_orders|lib\/stack\//.test(file))).toEqual([]);
   });
