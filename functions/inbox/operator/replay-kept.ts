@@ -1,8 +1,8 @@
 import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_LIMITS } from '../aws-limits.js';
 import type { Database, Transaction } from '../database/database.js';
+import { joinedParts, partsOf, valuePart, VALUE_PART_BYTES, VALUE_READ_BYTES } from '../database/value-parts.js';
 import { sendMessages } from '../producer/producer.js';
-import { PAYLOAD_PART_BYTES } from '../outbox/outbox-table.js';
 import { sql } from '../sql/sql.js';
 import { KeptMessageNotFoundError, KeptReplayRefusedError } from './errors.js';
 import { queueOfArn, sendAttributes, type SqsOrigin } from './sqs-origin.js';
@@ -94,26 +94,23 @@ async function startReplay(tx: Transaction, id: number, audit: ReplayKeptOptions
   return { kind: 'send', row, body: await keptBodyOf(tx, id, Number(row.stored_bytes)), origin, attempt: Number(row.replays) + 1 };
 }
 
-// Parts a read: 512 KiB, about 700 KB in base64, within one answer's 1 MiB.
-const PARTS_A_READ = 16;
-
 /**
- * A kept body, read in parts of `PAYLOAD_PART_BYTES` as the relay reads an outbox row's: the Data
- * API answers at most 64 KB a row and 1 MiB a call, and a kept body may hold 1 MiB
- * (`KEPT_BODY_MAX_BYTES`), so the parts come `PARTS_A_READ` at a time.
+ * A kept body, read in parts as the relay reads an outbox row's (`value-parts.ts`): the Data API
+ * answers at most 64 KB a row and 1 MiB a call, and a kept body may hold 1 MiB
+ * (`KEPT_BODY_MAX_BYTES`), so the parts come `VALUE_READ_BYTES` at a time.
  */
 async function keptBodyOf(tx: Transaction, id: number, storedBytes: number): Promise<string> {
-  const parts = Math.max(1, Math.ceil(storedBytes / PAYLOAD_PART_BYTES));
-  const read: Uint8Array[] = [];
-  for (let first = 0; first < parts; first += PARTS_A_READ) {
-    const last = Math.min(parts, first + PARTS_A_READ) - 1;
-    const { rows } = await tx.query<{ part: number; bytes: Uint8Array | null }>(sql`SELECT p.part,
-      substring(convert_to(k.body, 'UTF8') FROM (p.part * ${PAYLOAD_PART_BYTES}::int + 1)::int FOR ${PAYLOAD_PART_BYTES}::int) AS bytes
+  const parts = partsOf(storedBytes);
+  const partsARead = VALUE_READ_BYTES / VALUE_PART_BYTES;
+  const read: (Uint8Array | null)[] = [];
+  for (let first = 0; first < parts; first += partsARead) {
+    const last = Math.min(parts, first + partsARead) - 1;
+    const { rows } = await tx.query<{ part: number; bytes: Uint8Array | null }>(sql`SELECT p.part, ${valuePart(sql`k.body`, sql`p.part`)} AS bytes
     FROM kept_message k, generate_series(${first}::int, ${last}::int) AS p(part)
     WHERE k.id = ${id} ORDER BY p.part`);
-    read.push(...rows.map((row) => row.bytes ?? new Uint8Array()));
+    read.push(...rows.map((row) => row.bytes));
   }
-  return Buffer.concat(read).toString('utf8');
+  return joinedParts(read);
 }
 
 async function queueUrlOf(id: number, origin: SqsOrigin, options: ReplayKeptOptions): Promise<string> {

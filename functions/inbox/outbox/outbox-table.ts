@@ -1,3 +1,4 @@
+import { valuePart } from '../database/value-parts.js';
 import { sql, type SqlStatement } from '../sql/sql.js';
 import type { PreparedMessage } from './outbox-message.js';
 
@@ -63,9 +64,6 @@ export interface Marks {
   /** Groups the holder held, and whether it lets them go (nothing of its own left in them). */
   readonly groups: readonly (HeldGroup & { readonly release: boolean })[];
 }
-
-/** The part size of a payload read: the Data API returns at most 64 KB a row and 1 MiB a response. */
-export const PAYLOAD_PART_BYTES = 32_768;
 
 /** Neither dispatched nor failed, of the row named `alias` (the table itself when none). */
 function openRow(alias?: string): SqlStatement {
@@ -363,7 +361,7 @@ export function leaseOf(records: readonly LeaseRecord[]): { rows: LeasedRow[]; g
 
 /**
  * Reads parts of rows' payloads (the attributes' JSON, a newline, the body) as bytes, each part at
- * most `PAYLOAD_PART_BYTES`, so no row of the answer passes the Data API's 64 KB and a page of parts
+ * most `VALUE_PART_BYTES`, so no row of the answer passes the Data API's 64 KB and a page of parts
  * stays under its 1 MiB (base64 adds a third).
  *
  * @example
@@ -373,7 +371,7 @@ export function leaseOf(records: readonly LeaseRecord[]): { rows: LeasedRow[]; g
  */
 export function payloadStatement(parts: readonly { readonly id: string; readonly part: number }[]): SqlStatement {
   return sql`SELECT p.id::text AS id, p.part,
-  substring(convert_to(m.attributes::text || chr(10) || m.body, 'UTF8') FROM (p.part * ${PAYLOAD_PART_BYTES}::int + 1)::int FOR ${PAYLOAD_PART_BYTES}::int) AS bytes
+  ${valuePart(sql`m.attributes::text || chr(10) || m.body`, sql`p.part`)} AS bytes
 FROM (VALUES ${commaList(parts.map(({ id, part }) => sql`(${sql.uuid(id)}::uuid, ${part}::int)`))}) AS p(id, part)
 JOIN outbox_message m ON m.id = p.id`;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TIME_DEFAULTS } from '../contract.js';
 import type { Database } from '../database/database.js';
+import { joinedParts, partsOf, VALUE_PART_BYTES, VALUE_READ_BYTES } from '../database/value-parts.js';
 import { InboxConfigError } from '../errors.js';
 import { recordKitRun } from '../kit-run.js';
 import { invocationMetrics } from '../metric-log.js';
@@ -10,7 +11,7 @@ import { retry, type RetryPolicy } from '../retry.js';
 import { dispatchRows, MAX_LEASE_MS } from './dispatch.js';
 import { observeRelay } from './observe-outbox.js';
 import { resolvePublishers } from './outbox-options.js';
-import { leaseOf, leaseStatement, oldestOpenStatement, PAYLOAD_PART_BYTES, payloadStatement, type LeasedRow, type LeaseRecord } from './outbox-table.js';
+import { leaseOf, leaseStatement, oldestOpenStatement, payloadStatement, type LeasedRow, type LeaseRecord } from './outbox-table.js';
 import type { Publisher } from './publisher.js';
 import type { QueuedRow } from './send-rows.js';
 
@@ -79,8 +80,7 @@ export interface RelayReport {
 }
 
 const RELAY_DEFAULTS = { graceMs: TIME_DEFAULTS.relayGraceMs, batchSize: 100, marginMs: 5000, maxAttempts: 3, maxRetries: 3, leaseMs: 60_000 } as const;
-/** A page of payload parts: at most this many bytes (a third more in base64) and parts. */
-const PAGE_BYTES = 16 * PAYLOAD_PART_BYTES;
+/** A page of payload parts: at most `VALUE_READ_BYTES` (a third more in base64) and this many parts. */
 const PAGE_PARTS = 100;
 
 function checked(name: string, value: number, min: number, max: number): number {
@@ -96,10 +96,10 @@ function pagesOf(rows: readonly LeasedRow[]): { id: string; part: number }[][] {
   let page: { id: string; part: number }[] = [];
   let bytes = 0;
   for (const row of rows) {
-    const parts = Math.max(1, Math.ceil(row.payloadBytes / PAYLOAD_PART_BYTES));
+    const parts = partsOf(row.payloadBytes);
     for (let part = 0; part < parts; part += 1) {
-      const size = Math.min(PAYLOAD_PART_BYTES, row.payloadBytes - part * PAYLOAD_PART_BYTES);
-      if (page.length > 0 && (bytes + size > PAGE_BYTES || page.length === PAGE_PARTS)) {
+      const size = Math.min(VALUE_PART_BYTES, row.payloadBytes - part * VALUE_PART_BYTES);
+      if (page.length > 0 && (bytes + size > VALUE_READ_BYTES || page.length === PAGE_PARTS)) {
         pages.push(page);
         page = [];
         bytes = 0;
@@ -114,18 +114,18 @@ function pagesOf(rows: readonly LeasedRow[]): { id: string; part: number }[][] {
 
 /** The rows' attributes and bodies, read in parts and put together. */
 async function readPayloads(db: Database, rows: readonly LeasedRow[], policy: RetryPolicy): Promise<Map<string, { attributes: Record<string, string>; body: string }>> {
-  const parts = new Map<string, Uint8Array[]>();
+  const parts = new Map<string, (Uint8Array | null)[]>();
   for (const page of pagesOf(rows)) {
     const { rows: read } = await retry(() => db.query<{ id: string; part: number; bytes: Uint8Array | null }>(payloadStatement(page)), policy);
     for (const { id, part, bytes } of read) {
       const list = parts.get(id) ?? [];
-      list[Number(part)] = bytes ?? new Uint8Array();
+      list[Number(part)] = bytes;
       parts.set(id, list);
     }
   }
   const payloads = new Map<string, { attributes: Record<string, string>; body: string }>();
   for (const [id, list] of parts) {
-    const text = Buffer.concat(list).toString('utf8');
+    const text = joinedParts(list);
     const newline = text.indexOf('\n');
     payloads.set(id, { attributes: JSON.parse(text.slice(0, newline)) as Record<string, string>, body: text.slice(newline + 1) });
   }
