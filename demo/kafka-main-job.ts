@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { processKafkaBatch, type Database, type InboxOptions, type Outcome } from '../functions/inbox/index.js';
 import type { KafkaRecord } from '../functions/inbox/kafka/index.js';
 import { withDefaults } from '../functions/inbox/internal.js';
@@ -22,6 +22,7 @@ import { seededRandom } from './seeded-random.js';
 import { waitUntil } from './wait-until.js';
 import { checkCommonRunSettings, settingChecks } from './setting-checks.js';
 import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
+import { runPool } from './run-pool.js';
 
 /** Options of `runKafkaMainJob`. */
 export interface KafkaMainJobOptions {
@@ -330,11 +331,7 @@ export async function runKafkaMainJob(options: KafkaMainJobOptions = {}): Promis
   const workload = orderWorkload({ ...settings, fifo: true, runId: randomUUID().slice(0, 8), random: seededRandom(settings.seed) });
 
   const database = await runDatabase(settings.databaseUrl);
-  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
-  // A connection the server drops must not take the run down, idle in the pool or held between queries
-  // (a restart): the next query fails instead.
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  const pool = runPool(database.url, 4);
   const run: KafkaRun = { settings, started, random, consumer, workload, database, databaseName: decodeURIComponent(new URL(database.url).pathname.slice(1)), pool, environments: [] };
   let failed = true;
   try {

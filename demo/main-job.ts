@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database, InboxOptions } from '../functions/inbox/index.js';
 import type { StatementOutboxOptions } from '../functions/inbox/outbox/index.js';
 import { withDefaults } from '../functions/inbox/internal.js';
@@ -32,6 +32,7 @@ import type { ProgressState } from './progress-bar.js';
 import { operatorStatus, type OperatorStatus } from './operator-status.js';
 import { seededRandom } from './seeded-random.js';
 import { orderWorkload, type Workload, type WorkerMode } from './workload.js';
+import { runPool } from './run-pool.js';
 
 /** Options of `runMainJob`; those of the second hop are `OutboxRunOptions`. */
 export interface MainJobOptions extends OutboxRunOptions {
@@ -439,11 +440,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   const plan = mainJobPlan(settings);
   const { workload, faults } = plan;
   const database = await runDatabase(settings.databaseUrl);
-  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
-  // A connection the server drops at the end must not take the run down.
-  pool.on('error', () => undefined);
-  // Nor one that drops while the run holds it between queries (a restart): the next query fails instead.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  const pool = runPool(database.url, 4);
   // With the second hop every order is traced, as the ADOT layer would, into an in-memory exporter.
   const traces = settings.outbox ? startTraceCheck() : undefined;
   const run: MainJobRun = { settings, plan, started, database, pool, traces, environments: [] };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from '../../functions/inbox/index.js';
 import { pgDatabase } from '../../functions/inbox/pg/index.js';
 import { SHIPMENT_NOTICES_CONSUMER } from '../../functions/shipment-notices/shipment-notice.js';
@@ -27,6 +27,7 @@ import { databaseNameOf, type Lane, type LaneContext, type LaneFaultCounts } fro
 import { restartableDataApi, type RestartableDataApi } from './restartable-data-api.js';
 import { sqsLane } from './sqs-lane.js';
 import { Timeline } from './timeline.js';
+import { runPool } from '../run-pool.js';
 
 /** What a chaos run did and what the check found. */
 export interface ChaosReport {
@@ -150,11 +151,7 @@ interface ChaosRun {
 /** Stage 1: a scratch database, migrated, with the purge audit, behind the restartable Data API emulator. */
 async function startChaosDatabase(postgresUrl: string, steps: ReleaseStep[]): Promise<ChaosDatabase> {
   const scratch = await createScratchDatabase(postgresUrl, 'inbox_chaos');
-  const pool = new pg.Pool({ connectionString: scratch.url, max: 6 });
-  // A connection the server drops must not take the run down, idle in the pool or held between queries
-  // (a restart): the next query fails instead.
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  const pool = runPool(scratch.url, 6);
   steps.push(() => pool.end());
   const dataApi = await restartableDataApi(scratch.url, 3000);
   steps.push(() => dataApi.close());
